@@ -1,0 +1,135 @@
+import { randomUUID } from 'node:crypto';
+import type { Decider, DomainEvent } from '../domain/shared/decider.ts';
+import { WrongExpectedVersion, type EventMetadata, type EventStore } from '../infra/eventstore/port.ts';
+
+/** Who and what caused a command: becomes the metadata of every event it appends. */
+export interface CommandContext {
+  workspaceId: string | null;
+  /** API key id, `cli`, or a process name. */
+  actor: string;
+  correlationId?: string;
+  causationId?: string | null;
+  now: Date;
+}
+
+export interface CommandResult<Event extends DomainEvent, State> {
+  /** The events appended (empty when the command changed nothing). */
+  events: Event[];
+  /** Global position of the last appended event, or of nothing (0) when no event was appended. */
+  position: number;
+  /** Revision of the stream after the command (-1: the stream does not exist). */
+  revision: number;
+  state: State;
+}
+
+interface CachedState {
+  state: unknown;
+  revision: number;
+}
+
+const MAX_CONFLICT_RETRIES = 5;
+
+/**
+ * The generic command handler: load the stream, fold it, decide, append with the revision it was folded at, and
+ * retry on a version conflict (another writer, e.g. the operator CLI, appended in between).
+ *
+ * Two things keep it fast and quiet under load: commands on the same stream in this process run one after
+ * another (so they don't conflict with each other), and the folded state of recently used streams is cached with
+ * its revision, so a command reads only the events appended since (a 100,000-contact campaign is folded once,
+ * not on every call outcome).
+ */
+export class CommandHandler {
+  private readonly cache = new Map<string, CachedState>();
+  private readonly queues = new Map<string, Promise<unknown>>();
+
+  constructor(
+    private readonly store: EventStore,
+    private readonly cacheSize = 1_000,
+  ) {}
+
+  handle<Command, Event extends DomainEvent, State>(
+    decider: Decider<Command, Event, State>,
+    stream: string,
+    command: Command,
+    context: CommandContext,
+  ): Promise<CommandResult<Event, State>> {
+    const previous = this.queues.get(stream) ?? Promise.resolve();
+    const run = previous.then(
+      () => this.handleNow(decider, stream, command, context),
+      () => this.handleNow(decider, stream, command, context),
+    );
+    const settled = run.catch(() => undefined);
+    this.queues.set(stream, settled);
+    void settled.then(() => {
+      if (this.queues.get(stream) === settled) this.queues.delete(stream);
+    });
+    return run;
+  }
+
+  /** Loads and folds a stream without deciding anything (for reads that need the aggregate's own state). */
+  async load<Event extends DomainEvent, State>(
+    decider: Pick<Decider<unknown, Event, State>, 'initialState' | 'evolve'>,
+    stream: string,
+  ): Promise<{ state: State; revision: number }> {
+    const cached = this.cache.get(stream);
+    let state = (cached?.state as State | undefined) ?? decider.initialState();
+    let revision = cached?.revision ?? -1;
+    const events = await this.store.readStream(stream, { fromRevision: revision + 1 });
+    for (const event of events) {
+      state = decider.evolve(state, { type: event.type, data: event.data } as Event);
+      revision = event.revision;
+    }
+    this.remember(stream, { state, revision });
+    return { state, revision };
+  }
+
+  private async handleNow<Command, Event extends DomainEvent, State>(
+    decider: Decider<Command, Event, State>,
+    stream: string,
+    command: Command,
+    context: CommandContext,
+  ): Promise<CommandResult<Event, State>> {
+    for (let attempt = 0; ; attempt++) {
+      const { state, revision } = await this.load(decider, stream);
+      const events = decider.decide(command, state);
+      if (events.length === 0) return { events, position: 0, revision, state };
+      const metadata = this.metadata(context);
+      try {
+        const appended = await this.store.append(
+          stream,
+          events.map((event) => ({ id: randomUUID(), type: event.type, data: event.data as Record<string, unknown>, metadata })),
+          { expectedRevision: revision === -1 ? 'no_stream' : revision },
+        );
+        let next = state;
+        for (const event of events) next = decider.evolve(next, event);
+        this.remember(stream, { state: next, revision: appended.nextExpectedRevision });
+        return { events, position: appended.position, revision: appended.nextExpectedRevision, state: next };
+      } catch (error) {
+        // Large aggregates may evolve their state in place: never trust a cached state after a failed append.
+        this.cache.delete(stream);
+        if (!(error instanceof WrongExpectedVersion) || attempt >= MAX_CONFLICT_RETRIES) throw error;
+      }
+    }
+  }
+
+  private metadata(context: CommandContext): EventMetadata {
+    const correlationId = context.correlationId ?? randomUUID();
+    return {
+      workspace_id: context.workspaceId,
+      actor: context.actor,
+      correlation_id: correlationId,
+      causation_id: context.causationId ?? null,
+      occurred_at: context.now.toISOString(),
+      schema_version: 1,
+    };
+  }
+
+  private remember(stream: string, entry: CachedState): void {
+    this.cache.delete(stream);
+    this.cache.set(stream, entry);
+    if (this.cache.size > this.cacheSize) {
+      const oldest = this.cache.keys().next().value;
+      if (oldest !== undefined) this.cache.delete(oldest);
+    }
+  }
+}

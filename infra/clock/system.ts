@@ -1,0 +1,8 @@
+import { NEVER } from 'rxjs';
+import type { Clock } from './port.ts';
+
+export const systemClock: Clock = {
+  kind: 'system',
+  now: () => new Date(),
+  moved: NEVER,
+};

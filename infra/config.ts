@@ -1,0 +1,52 @@
+import { z } from 'zod';
+import { resolve } from 'node:path';
+
+/**
+ * Every environment variable the service reads, validated once at start. The README's configuration table
+ * lists the same names; keep the two together.
+ */
+const booleanString = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((value) => value === 'true' || value === '1' || value === 'yes');
+
+const configSchema = z.object({
+  HOST: z.string().default('0.0.0.0'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  DATA_DIR: z.string().default('./data'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  EVENTSTORE_URL: z.string().regex(/^esdb(\+discover)?:\/\//, 'an esdb:// connection string').optional(),
+  EVENTSTORE_SYNC: z.enum(['full', 'normal']).default('full'),
+  CLOCK: z.enum(['system', 'manual']).default('system'),
+  CLOCK_START: z.string().datetime({ offset: true }).optional(),
+  PUBLIC_BASE_URL: z.string().url().optional(),
+  ALLOW_PRIVATE_TARGETS: booleanString.default(false),
+  TELEPHONY: z.enum(['sandbox']).default('sandbox'),
+  WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).optional(),
+  SPEECH_API_URL: z.string().url().optional(),
+  SPEECH_API_KEY: z.string().optional(),
+  SPEECH_MODEL: z.string().default('whisper-1'),
+});
+
+export type RawConfig = z.infer<typeof configSchema>;
+
+export interface Config extends RawConfig {
+  dataDirectory: string;
+  eventsPath: string;
+  readModelPath: string;
+}
+
+export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config {
+  const present = Object.fromEntries(Object.entries(environment).filter(([, value]) => value !== undefined && value !== ''));
+  const parsed = configSchema.safeParse(present);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ');
+    throw new Error(`invalid configuration: ${problems}`);
+  }
+  const dataDirectory = resolve(parsed.data.DATA_DIR);
+  return {
+    ...parsed.data,
+    dataDirectory,
+    eventsPath: resolve(dataDirectory, 'events.db'),
+    readModelPath: resolve(dataDirectory, 'read.db'),
+  };
+}

@@ -1,0 +1,87 @@
+import type { Observable } from 'rxjs';
+
+/**
+ * The event store port. Two adapters implement it (`sqlite.ts`, the embedded default, and `esdb.ts`
+ * for EventStoreDB) and both pass the same contract suite (`tests/infra/eventstore/contract.ts`).
+ *
+ * Positions are global, strictly increasing integers (> 0). `after: 0` means "from the beginning".
+ * Revisions are per stream and start at 0 for the first event of a stream.
+ */
+
+export interface EventMetadata {
+  workspace_id: string | null;
+  /** API key id, `cli`, or the name of the process that caused the event. */
+  actor: string;
+  correlation_id: string;
+  causation_id: string | null;
+  occurred_at: string;
+  schema_version: number;
+}
+
+export interface EventToAppend {
+  /** Optional unique event id (uuid). Generated when absent. */
+  id?: string;
+  type: string;
+  data: Record<string, unknown>;
+  metadata: EventMetadata;
+}
+
+export interface RecordedEvent {
+  id: string;
+  stream: string;
+  revision: number;
+  position: number;
+  type: string;
+  data: Record<string, unknown>;
+  metadata: EventMetadata;
+}
+
+/** `no_stream`: the stream must not exist; `stream_exists`: it must; `any`: no check; a number: the exact revision of the stream's last event. */
+export type ExpectedRevision = 'no_stream' | 'any' | 'stream_exists' | number;
+
+export interface AppendResult {
+  /** Revision of the last appended event. */
+  nextExpectedRevision: number;
+  /** Global position of the last appended event. */
+  position: number;
+}
+
+export interface StreamInfo {
+  stream: string;
+  revision: number;
+  events: number;
+}
+
+export class WrongExpectedVersion extends Error {
+  readonly code = 'wrong_expected_version';
+  constructor(
+    readonly stream: string,
+    readonly expected: ExpectedRevision,
+    readonly actual: number | 'no_stream',
+  ) {
+    super(`Wrong expected version for stream ${stream}: expected ${String(expected)}, actual ${String(actual)}`);
+    this.name = 'WrongExpectedVersion';
+  }
+}
+
+export interface EventStore {
+  append(stream: string, events: EventToAppend[], options: { expectedRevision: ExpectedRevision }): Promise<AppendResult>;
+  /** Events of one stream in revision order, optionally from a revision (inclusive). Empty when the stream does not exist. */
+  readStream(stream: string, options?: { fromRevision?: number; limit?: number }): Promise<RecordedEvent[]>;
+  /** Events of all streams with position > `after`, in global order. */
+  readAll(options: { after: number; limit: number }): Promise<RecordedEvent[]>;
+  /** Catches up from `after` (exclusive), then stays live: every event exactly once, in global order. */
+  subscribeAll(options: { after: number }): Observable<RecordedEvent>;
+  /**
+   * Resolves once an event with position > `after` may exist, or when `timeoutMs` passed, or when `signal` aborts.
+   * Used by pull-based followers (projection and process runners) to sleep between batches.
+   */
+  waitForEvents(after: number, timeoutMs: number, signal?: AbortSignal): Promise<void>;
+  /** Position of the newest event (0 when empty). */
+  headPosition(): Promise<number>;
+  /** Streams whose name starts with `prefix` (all when omitted), with their last revision and event count. */
+  listStreams(options?: { prefix?: string; limit?: number }): Promise<StreamInfo[]>;
+  /** Whether the store answers (for `/ready`). */
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+}

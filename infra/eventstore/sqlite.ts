@@ -1,0 +1,231 @@
+import Database from 'better-sqlite3';
+import { randomUUID } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { Subject } from 'rxjs';
+import type { Observable } from 'rxjs';
+import {
+  WrongExpectedVersion,
+  type AppendResult,
+  type EventStore,
+  type EventToAppend,
+  type ExpectedRevision,
+  type RecordedEvent,
+  type StreamInfo,
+} from './port.ts';
+import { followAll } from './follow.ts';
+
+/**
+ * The embedded event store: one SQLite file in WAL mode. The global position is the table's integer key, so
+ * it only grows, and (stream, revision) is unique, which is the optimistic-concurrency guard even between two
+ * processes (the server and the operator CLI) appending to the same file: the loser of a race gets a
+ * constraint error, mapped to WrongExpectedVersion. Appends take the write lock up front (BEGIN IMMEDIATE), so
+ * positions are assigned and committed in one order and a reader never sees position n+1 before n.
+ */
+export interface SqliteEventStoreOptions {
+  /** `full` (default) fsyncs every commit; `normal` may lose the last commits on power loss, never on a crash. */
+  synchronous?: 'full' | 'normal';
+  /** How often followers check the file for events appended by another process. */
+  crossProcessPollMs?: number;
+}
+
+interface EventRow {
+  position: number;
+  id: string;
+  stream: string;
+  revision: number;
+  type: string;
+  data: string;
+  metadata: string;
+}
+
+export function createSqliteEventStore(path: string, options: SqliteEventStoreOptions = {}): EventStore {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const db = new Database(path);
+  db.pragma('journal_mode = WAL');
+  db.pragma(`synchronous = ${options.synchronous === 'normal' ? 'NORMAL' : 'FULL'}`);
+  db.pragma('busy_timeout = 10000');
+  db.exec(`
+    CREATE TABLE IF NOT EXISTS events (
+      position INTEGER PRIMARY KEY AUTOINCREMENT,
+      id TEXT NOT NULL UNIQUE,
+      stream TEXT NOT NULL,
+      revision INTEGER NOT NULL,
+      type TEXT NOT NULL,
+      data TEXT NOT NULL,
+      metadata TEXT NOT NULL,
+      UNIQUE (stream, revision)
+    );
+  `);
+
+  const selectStreamRevision = db.prepare<[string], { revision: number | null }>(
+    'SELECT max(revision) AS revision FROM events WHERE stream = ?',
+  );
+  const insertEvent = db.prepare<[string, string, number, string, string, string]>(
+    'INSERT INTO events (id, stream, revision, type, data, metadata) VALUES (?, ?, ?, ?, ?, ?)',
+  );
+  const selectStream = db.prepare<[string, number, number], EventRow>(
+    'SELECT * FROM events WHERE stream = ? AND revision >= ? ORDER BY revision LIMIT ?',
+  );
+  const selectAll = db.prepare<[number, number], EventRow>('SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ?');
+  const selectHead = db.prepare<[], { position: number | null }>('SELECT max(position) AS position FROM events');
+
+  const appended = new Subject<number>();
+  let lastKnownHead = (selectHead.get()?.position ?? 0) as number;
+  const pollMs = options.crossProcessPollMs ?? 100;
+  let closed = false;
+
+  const appendTransaction = db.transaction(
+    (stream: string, events: EventToAppend[], expected: ExpectedRevision): AppendResult => {
+      const current = selectStreamRevision.get(stream)?.revision ?? null;
+      checkExpectedRevision(stream, expected, current);
+      let revision = current ?? -1;
+      let position = 0;
+      for (const event of events) {
+        revision += 1;
+        const result = insertEvent.run(
+          event.id ?? randomUUID(),
+          stream,
+          revision,
+          event.type,
+          JSON.stringify(event.data),
+          JSON.stringify(event.metadata),
+        );
+        position = Number(result.lastInsertRowid);
+      }
+      return { nextExpectedRevision: revision, position };
+    },
+  );
+
+  function readAllSync(after: number, limit: number): RecordedEvent[] {
+    return selectAll.all(after, limit).map(toRecordedEvent);
+  }
+
+  function headSync(): number {
+    const head = (selectHead.get()?.position ?? 0) as number;
+    if (head > lastKnownHead) {
+      lastKnownHead = head;
+      appended.next(head);
+    }
+    return head;
+  }
+
+  const store: EventStore = {
+    async append(stream, events, { expectedRevision }) {
+      if (events.length === 0) throw new Error('append needs at least one event');
+      let result: AppendResult;
+      try {
+        result = appendTransaction.immediate(stream, events, expectedRevision);
+      } catch (error) {
+        // Another process won the race between our check and our insert.
+        if (isUniqueRevisionViolation(error)) {
+          const actual = selectStreamRevision.get(stream)?.revision ?? null;
+          throw new WrongExpectedVersion(stream, expectedRevision, actual ?? 'no_stream');
+        }
+        throw error;
+      }
+      if (result.position > lastKnownHead) lastKnownHead = result.position;
+      appended.next(result.position);
+      return result;
+    },
+
+    async readStream(stream, options = {}) {
+      return selectStream.all(stream, options.fromRevision ?? 0, options.limit ?? -1).map(toRecordedEvent);
+    },
+
+    async readAll({ after, limit }) {
+      return readAllSync(after, limit);
+    },
+
+    subscribeAll({ after }): Observable<RecordedEvent> {
+      return followAll(store, after);
+    },
+
+    waitForEvents(after, timeoutMs, signal) {
+      return new Promise<void>((resolve) => {
+        if (closed || signal?.aborted || headSync() > after) return resolve();
+        const cleanups: Array<() => void> = [];
+        const finish = () => {
+          for (const cleanup of cleanups) cleanup();
+          resolve();
+        };
+        const subscription = appended.subscribe((position) => {
+          if (position > after) finish();
+        });
+        cleanups.push(() => subscription.unsubscribe());
+        // Another process may have appended: look at the file now and then.
+        const poll = setInterval(() => {
+          if (closed || headSync() > after) finish();
+        }, pollMs);
+        cleanups.push(() => clearInterval(poll));
+        const timeout = setTimeout(finish, timeoutMs);
+        cleanups.push(() => clearTimeout(timeout));
+        if (signal) {
+          signal.addEventListener('abort', finish, { once: true });
+          cleanups.push(() => signal.removeEventListener('abort', finish));
+        }
+      });
+    },
+
+    async headPosition() {
+      return headSync();
+    },
+
+    async listStreams(options = {}): Promise<StreamInfo[]> {
+      const prefix = options.prefix ?? '';
+      const rows = db
+        .prepare<[string, string, number], StreamInfo>(
+          `SELECT stream, max(revision) AS revision, count(*) AS events FROM events
+           WHERE stream >= ? AND stream < ? GROUP BY stream ORDER BY stream LIMIT ?`,
+        )
+        .all(prefix, prefix + '\uffff', options.limit ?? -1);
+      return rows;
+    },
+
+    async ping() {
+      try {
+        db.prepare('SELECT 1').get();
+        return true;
+      } catch {
+        return false;
+      }
+    },
+
+    async close() {
+      if (closed) return;
+      closed = true;
+      appended.next(Number.MAX_SAFE_INTEGER);
+      appended.complete();
+      db.close();
+    },
+  };
+  return store;
+}
+
+function checkExpectedRevision(stream: string, expected: ExpectedRevision, current: number | null): void {
+  const actual = current ?? 'no_stream';
+  if (expected === 'any') return;
+  if (expected === 'no_stream' && current !== null) throw new WrongExpectedVersion(stream, expected, actual);
+  if (expected === 'stream_exists' && current === null) throw new WrongExpectedVersion(stream, expected, actual);
+  if (typeof expected === 'number' && expected !== current) throw new WrongExpectedVersion(stream, expected, actual);
+}
+
+function isUniqueRevisionViolation(error: unknown): boolean {
+  return (
+    error instanceof Error &&
+    (error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE' &&
+    error.message.includes('events.stream')
+  );
+}
+
+function toRecordedEvent(row: EventRow): RecordedEvent {
+  return {
+    id: row.id,
+    stream: row.stream,
+    revision: row.revision,
+    position: row.position,
+    type: row.type,
+    data: JSON.parse(row.data) as Record<string, unknown>,
+    metadata: JSON.parse(row.metadata) as RecordedEvent['metadata'],
+  };
+}

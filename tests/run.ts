@@ -1,0 +1,107 @@
+/**
+ * Runs every uvu suite (`tests/**\/*.test.ts`) in its own Node process, a few at a time, and ends with the
+ * line `N passed, N failed` that CI reads. A suite that crashes or exits non-zero without uvu's totals counts
+ * as one failure, so a broken file can never look green.
+ *
+ * Usage: node --import tsx tests/run.ts [filter ...]   (filters match a substring of the file path)
+ * Env: TEST_CONCURRENCY (default 2), TEST_TIMEOUT_SECONDS per file (default 600).
+ */
+import { spawn } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const testsDirectory = fileURLToPath(new URL('.', import.meta.url));
+const projectDirectory = join(testsDirectory, '..');
+
+function findSuites(directory: string): string[] {
+  const found: string[] = [];
+  for (const entry of readdirSync(directory)) {
+    const path = join(directory, entry);
+    if (statSync(path).isDirectory()) found.push(...findSuites(path));
+    else if (entry.endsWith('.test.ts')) found.push(path);
+  }
+  return found.sort();
+}
+
+interface SuiteOutcome {
+  file: string;
+  passed: number;
+  failed: number;
+  skipped: number;
+  seconds: number;
+  output: string;
+}
+
+function runSuite(file: string, timeoutSeconds: number): Promise<SuiteOutcome> {
+  const started = Date.now();
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', file], {
+      cwd: projectDirectory,
+      env: { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const timer = setTimeout(() => {
+      output += `\n[runner] timed out after ${timeoutSeconds}s, killing\n`;
+      child.kill('SIGKILL');
+    }, timeoutSeconds * 1000);
+    child.on('close', (exitCode) => {
+      clearTimeout(timer);
+      const total = Number(/Total:\s+(\d+)/.exec(output)?.[1] ?? NaN);
+      const passed = Number(/Passed:\s+(\d+)/.exec(output)?.[1] ?? NaN);
+      const skipped = Number(/Skipped:\s+(\d+)/.exec(output)?.[1] ?? 0);
+      let outcome: Pick<SuiteOutcome, 'passed' | 'failed' | 'skipped'>;
+      if (Number.isNaN(total) || Number.isNaN(passed)) {
+        // A suite that registered no tests (e.g. a skipped adapter suite) exits 0 without totals only if it says so.
+        const skippedOnPurpose = exitCode === 0 && /skipped/i.test(output);
+        outcome = skippedOnPurpose ? { passed: 0, failed: 0, skipped: 1 } : { passed: 0, failed: 1, skipped: 0 };
+      } else {
+        const failed = total - passed - skipped + (exitCode !== 0 && total === passed + skipped ? 1 : 0);
+        outcome = { passed, failed, skipped };
+      }
+      resolve({ file: relative(projectDirectory, file), ...outcome, seconds: (Date.now() - started) / 1000, output });
+    });
+  });
+}
+
+async function main(): Promise<void> {
+  const filters = process.argv.slice(2);
+  const suites = findSuites(testsDirectory).filter(
+    (file) => filters.length === 0 || filters.some((filter) => file.includes(filter)),
+  );
+  const concurrency = Math.max(1, Number(process.env.TEST_CONCURRENCY ?? 2));
+  const timeoutSeconds = Number(process.env.TEST_TIMEOUT_SECONDS ?? 600);
+  const outcomes: SuiteOutcome[] = [];
+  let next = 0;
+  async function worker(): Promise<void> {
+    while (next < suites.length) {
+      const file = suites[next++]!;
+      const outcome = await runSuite(file, timeoutSeconds);
+      outcomes.push(outcome);
+      const verdict = outcome.failed > 0 ? 'FAIL' : 'ok  ';
+      process.stdout.write(
+        `${verdict} ${outcome.file} (${outcome.passed} passed, ${outcome.failed} failed, ${outcome.seconds.toFixed(1)}s)\n`,
+      );
+      if (outcome.failed > 0 || process.env.TEST_VERBOSE) process.stdout.write(indent(outcome.output));
+    }
+  }
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  const passed = outcomes.reduce((sum, outcome) => sum + outcome.passed, 0);
+  const failed = outcomes.reduce((sum, outcome) => sum + outcome.failed, 0);
+  const skipped = outcomes.reduce((sum, outcome) => sum + outcome.skipped, 0);
+  process.stdout.write(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}\n`);
+  process.exitCode = failed > 0 || suites.length === 0 ? 1 : 0;
+}
+
+function indent(text: string): string {
+  return text
+    .split('\n')
+    .map((line) => `    ${line}`)
+    .join('\n')
+    .concat('\n');
+}
+
+await main();

@@ -1,0 +1,54 @@
+/**
+ * Composition root: reads the configuration, builds the runtime (event store, read models, processes, timers),
+ * serves HTTP, and shuts down cleanly on SIGTERM/SIGINT: stop accepting connections, let requests in flight
+ * finish, stop the background work, close the databases.
+ */
+import { serve } from '@hono/node-server';
+import type { Server } from 'node:http';
+import { createRuntime } from './composition.ts';
+import { createHttpApp } from './http/app.ts';
+import { loadConfig } from './infra/config.ts';
+import { createLogger } from './infra/logger.ts';
+import { createProcessManagers } from './processes/index.ts';
+
+const SHUTDOWN_GRACE_MS = 10_000;
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const logger = createLogger(config.LOG_LEVEL);
+  const runtime = createRuntime(config, logger, createProcessManagers);
+  await runtime.start();
+  const app = createHttpApp(runtime);
+  const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, (info) => {
+    logger.info(
+      { host: info.address, port: info.port, data_dir: config.dataDirectory, eventstore: config.EVENTSTORE_URL ? 'eventstoredb' : 'sqlite', clock: config.CLOCK },
+      'listening',
+    );
+  }) as Server;
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    const forced = setTimeout(() => {
+      logger.warn('requests still in flight after the grace period; closing their connections');
+      server.closeAllConnections();
+    }, SHUTDOWN_GRACE_MS);
+    forced.unref();
+    await new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeIdleConnections();
+    });
+    await runtime.close();
+    logger.info('stopped');
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`fatal: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

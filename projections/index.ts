@@ -1,0 +1,7 @@
+import type { Projection } from './projection.ts';
+import { apiKeysProjection } from './api-keys.ts';
+import { timersProjection } from './timers.ts';
+import { workspacesProjection } from './workspaces.ts';
+
+/** Every read model of the service. `projections rebuild NAME` takes these names. */
+export const allProjections: readonly Projection[] = [workspacesProjection, apiKeysProjection, timersProjection];

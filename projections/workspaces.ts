@@ -1,0 +1,59 @@
+import type { Database } from 'better-sqlite3';
+import type { Projection } from './projection.ts';
+
+export interface WorkspaceRow {
+  workspace_id: string;
+  name: string;
+  rate_limit_per_minute: number;
+  dialing_concurrency: number;
+  created_at: string;
+}
+
+export const workspacesProjection: Projection = {
+  name: 'workspaces',
+  version: 1,
+  tables: ['workspaces'],
+  eventTypes: ['WorkspaceCreated', 'WorkspaceRenamed', 'WorkspaceRateLimitSet', 'WorkspaceDialingConcurrencySet'],
+  migrate(db) {
+    db.exec(`CREATE TABLE IF NOT EXISTS workspaces (
+      workspace_id TEXT PRIMARY KEY,
+      name TEXT NOT NULL,
+      rate_limit_per_minute INTEGER NOT NULL,
+      dialing_concurrency INTEGER NOT NULL,
+      created_at TEXT NOT NULL
+    )`);
+  },
+  prepare(db) {
+    const insert = db.prepare(
+      'INSERT OR REPLACE INTO workspaces (workspace_id, name, rate_limit_per_minute, dialing_concurrency, created_at) VALUES (?, ?, ?, ?, ?)',
+    );
+    const rename = db.prepare('UPDATE workspaces SET name = ? WHERE workspace_id = ?');
+    const setRate = db.prepare('UPDATE workspaces SET rate_limit_per_minute = ? WHERE workspace_id = ?');
+    const setConcurrency = db.prepare('UPDATE workspaces SET dialing_concurrency = ? WHERE workspace_id = ?');
+    return (event) => {
+      const data = event.data;
+      switch (event.type) {
+        case 'WorkspaceCreated':
+          insert.run(data.workspace_id, data.name, data.rate_limit_per_minute, data.dialing_concurrency, data.created_at);
+          break;
+        case 'WorkspaceRenamed':
+          rename.run(data.name, data.workspace_id);
+          break;
+        case 'WorkspaceRateLimitSet':
+          setRate.run(data.rate_limit_per_minute, data.workspace_id);
+          break;
+        case 'WorkspaceDialingConcurrencySet':
+          setConcurrency.run(data.dialing_concurrency, data.workspace_id);
+          break;
+      }
+    };
+  },
+};
+
+export function findWorkspace(db: Database, workspaceId: string): WorkspaceRow | undefined {
+  return db.prepare<[string], WorkspaceRow>('SELECT * FROM workspaces WHERE workspace_id = ?').get(workspaceId);
+}
+
+export function listWorkspaces(db: Database): WorkspaceRow[] {
+  return db.prepare<[], WorkspaceRow>('SELECT * FROM workspaces ORDER BY created_at').all();
+}

@@ -1,0 +1,243 @@
+/**
+ * The operator CLI: `npm run -s cli -- <command> [arguments] [--json]`. Works while the server runs on the same
+ * DATA_DIR: both append to the same event store, and after a command the CLI brings the read models up to date
+ * itself, so the server sees the change on its very next request (e.g. a revoked key).
+ *
+ * Output is a readable table, or JSON with `--json` (`streams read --json` prints one JSON object per line).
+ * Bad arguments: a one-line error on stderr and exit code 2.
+ */
+import { parseArgs } from 'node:util';
+import { createRuntime, type Runtime } from './composition.ts';
+import { API_KEY_SCOPES, apiKeyDecider, apiKeyStream, type ApiKeyScope } from './domain/api-key.ts';
+import { DomainError } from './domain/shared/errors.ts';
+import { workspaceDecider, workspaceStream } from './domain/workspace.ts';
+import { hashApiKeySecret, newApiKeySecret } from './infra/api-key-secret.ts';
+import { loadConfig } from './infra/config.ts';
+import { newId } from './infra/ids.ts';
+import { createLogger } from './infra/logger.ts';
+import { findApiKey, listApiKeys } from './projections/api-keys.ts';
+import { findWorkspace, listWorkspaces } from './projections/workspaces.ts';
+
+class UsageError extends Error {}
+
+const USAGE = `usage: npm run -s cli -- <command> [--json]
+  workspaces create --name NAME
+  workspaces list
+  workspaces set-rate-limit WORKSPACE_ID PER_MINUTE
+  workspaces set-concurrency WORKSPACE_ID CALLS
+  keys create --workspace WORKSPACE_ID --name NAME --scope Read-Only|Read-Write|Admin
+  keys list --workspace WORKSPACE_ID
+  keys revoke KEY_ID
+  streams list [--prefix PREFIX] [--limit N]
+  streams read STREAM
+  projections status
+  projections rebuild [NAME]`;
+
+type Output = Record<string, unknown> | Array<Record<string, unknown>>;
+
+interface Invocation {
+  words: string[];
+  flags: { name?: string; scope?: string; workspace?: string; prefix?: string; limit?: string; json: boolean };
+}
+
+function parse(argv: string[]): Invocation {
+  try {
+    const { values, positionals } = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        name: { type: 'string' },
+        scope: { type: 'string' },
+        workspace: { type: 'string' },
+        prefix: { type: 'string' },
+        limit: { type: 'string' },
+        json: { type: 'boolean', default: false },
+        help: { type: 'boolean', default: false },
+      },
+    });
+    if (values.help) {
+      process.stdout.write(`${USAGE}\n`);
+      process.exit(0);
+    }
+    return { words: positionals, flags: { ...values, json: values.json ?? false } };
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+}
+
+function required(value: string | undefined, what: string): string {
+  if (value === undefined || value.trim() === '') throw new UsageError(`missing ${what}`);
+  return value;
+}
+
+function positiveInteger(value: string | undefined, what: string): number {
+  const number = Number(required(value, what));
+  if (!Number.isInteger(number) || number < 1) throw new UsageError(`${what} must be a positive integer, got ${value}`);
+  return number;
+}
+
+function context(runtime: Runtime, workspaceId: string | null) {
+  return { workspaceId, actor: 'cli', now: runtime.clock.now() };
+}
+
+async function createKey(runtime: Runtime, workspaceId: string, name: string, scope: ApiKeyScope) {
+  const keyId = newId('key', runtime.clock.now());
+  const secret = newApiKeySecret();
+  await runtime.commands.handle(
+    apiKeyDecider,
+    apiKeyStream(keyId),
+    { type: 'CreateApiKey', keyId, workspaceId, name, scope, secretHash: hashApiKeySecret(secret), now: runtime.clock.now() },
+    context(runtime, workspaceId),
+  );
+  return { id: keyId, key: secret, name, scope, workspace_id: workspaceId };
+}
+
+function requireWorkspace(runtime: Runtime, workspaceId: string): void {
+  if (!findWorkspace(runtime.readDb, workspaceId)) throw new UsageError(`no workspace ${workspaceId}`);
+}
+
+async function run(runtime: Runtime, { words, flags }: Invocation): Promise<Output> {
+  const [group, action, ...rest] = words;
+  const command = `${group ?? ''} ${action ?? ''}`.trim();
+  switch (command) {
+    case 'workspaces create': {
+      const name = required(flags.name, '--name');
+      const workspaceId = newId('ws', runtime.clock.now());
+      await runtime.commands.handle(
+        workspaceDecider,
+        workspaceStream(workspaceId),
+        { type: 'CreateWorkspace', workspaceId, name, now: runtime.clock.now() },
+        context(runtime, workspaceId),
+      );
+      const key = await createKey(runtime, workspaceId, 'Initial admin key', 'Admin');
+      return { workspace_id: workspaceId, key_id: key.id, key: key.key, scope: 'Admin' };
+    }
+    case 'workspaces list':
+      return listWorkspaces(runtime.readDb) as unknown as Output;
+    case 'workspaces set-rate-limit':
+    case 'workspaces set-concurrency': {
+      const workspaceId = required(rest[0], 'WORKSPACE_ID');
+      const value = positiveInteger(rest[1], action === 'set-rate-limit' ? 'PER_MINUTE' : 'CALLS');
+      requireWorkspace(runtime, workspaceId);
+      await runtime.commands.handle(
+        workspaceDecider,
+        workspaceStream(workspaceId),
+        action === 'set-rate-limit' ? { type: 'SetRateLimit', perMinute: value } : { type: 'SetDialingConcurrency', limit: value },
+        context(runtime, workspaceId),
+      );
+      await runtime.projections.catchUp();
+      return findWorkspace(runtime.readDb, workspaceId) as unknown as Output;
+    }
+    case 'keys create': {
+      const workspaceId = required(flags.workspace, '--workspace');
+      const scope = required(flags.scope, '--scope');
+      if (!API_KEY_SCOPES.includes(scope as ApiKeyScope)) throw new UsageError(`--scope must be one of ${API_KEY_SCOPES.join(', ')}`);
+      requireWorkspace(runtime, workspaceId);
+      return createKey(runtime, workspaceId, required(flags.name, '--name'), scope as ApiKeyScope);
+    }
+    case 'keys list': {
+      const workspaceId = required(flags.workspace, '--workspace');
+      requireWorkspace(runtime, workspaceId);
+      return listApiKeys(runtime.readDb, workspaceId).data.map(({ key_id, ...key }) => ({ id: key_id, ...key }));
+    }
+    case 'keys revoke': {
+      const keyId = required(rest[0], 'KEY_ID');
+      const { state } = await runtime.commands.load(apiKeyDecider, apiKeyStream(keyId));
+      if (state.status === 'none') throw new UsageError(`no API key ${keyId}`);
+      await runtime.commands.handle(apiKeyDecider, apiKeyStream(keyId), { type: 'RevokeApiKey', now: runtime.clock.now() }, context(runtime, state.workspaceId));
+      await runtime.projections.catchUp();
+      const { key_id, ...key } = findApiKey(runtime.readDb, state.workspaceId, keyId)!;
+      return { id: key_id, ...key };
+    }
+    case 'streams list':
+      return (await runtime.store.listStreams({
+        prefix: flags.prefix,
+        limit: flags.limit ? positiveInteger(flags.limit, '--limit') : undefined,
+      })) as unknown as Output;
+    case 'streams read': {
+      const stream = required(rest[0], 'STREAM');
+      const events = await runtime.store.readStream(stream);
+      return events.map((event) => ({
+        position: event.position,
+        revision: event.revision,
+        type: event.type,
+        time: event.metadata.occurred_at,
+        id: event.id,
+        data: event.data,
+        metadata: event.metadata,
+      }));
+    }
+    case 'projections status':
+      return (await runtime.projections.status()) as unknown as Output;
+    case 'projections rebuild': {
+      const names = rest[0] ? [rest[0]] : runtime.projections.projections.map((projection) => projection.name);
+      for (const name of names) {
+        if (!runtime.projections.projections.some((projection) => projection.name === name)) {
+          throw new UsageError(`unknown projection ${name}; known: ${runtime.projections.projections.map((p) => p.name).join(', ')}`);
+        }
+      }
+      const started = Date.now();
+      for (const name of names) runtime.projections.rebuild(name);
+      await runtime.projections.catchUp();
+      return { rebuilt: names, seconds: (Date.now() - started) / 1000, status: await runtime.projections.status() };
+    }
+    default:
+      throw new UsageError(command ? `unknown command: ${command}` : 'missing command');
+  }
+}
+
+function print(output: Output, json: boolean, jsonLines: boolean): void {
+  if (jsonLines && Array.isArray(output)) {
+    for (const row of output) process.stdout.write(`${JSON.stringify(row)}\n`);
+  } else if (json) {
+    process.stdout.write(`${JSON.stringify(output, null, 2)}\n`);
+  } else {
+    printTable(Array.isArray(output) ? output : [output]);
+  }
+}
+
+function printTable(rows: Array<Record<string, unknown>>): void {
+  if (rows.length === 0) {
+    process.stdout.write('(none)\n');
+    return;
+  }
+  const columns = [...new Set(rows.flatMap((row) => Object.keys(row)))];
+  const cell = (value: unknown) => (value === null || value === undefined ? '' : typeof value === 'object' ? JSON.stringify(value) : String(value));
+  const widths = columns.map((column) => Math.min(80, Math.max(column.length, ...rows.map((row) => cell(row[column]).length))));
+  const line = (values: string[]) => values.map((value, index) => value.slice(0, 80).padEnd(widths[index]!)).join('  ').trimEnd();
+  process.stdout.write(`${line(columns)}\n${line(widths.map((width) => '-'.repeat(width)))}\n`);
+  for (const row of rows) process.stdout.write(`${line(columns.map((column) => cell(row[column])))}\n`);
+}
+
+async function main(): Promise<void> {
+  let invocation: Invocation;
+  try {
+    invocation = parse(process.argv.slice(2));
+  } catch (error) {
+    process.stderr.write(`error: ${(error as Error).message}\n`);
+    process.exit(2);
+  }
+  const config = loadConfig();
+  const runtime = createRuntime(config, createLogger(process.env.LOG_LEVEL ?? 'warn'));
+  let exitCode = 0;
+  try {
+    const output = await run(runtime, invocation);
+    // Bring the read models up to date so that the server sees this change on its next request.
+    await runtime.projections.catchUp();
+    const [group, action] = invocation.words;
+    print(output, invocation.flags.json, invocation.flags.json && group === 'streams' && action === 'read');
+  } catch (error) {
+    if (error instanceof UsageError || error instanceof DomainError) {
+      process.stderr.write(`error: ${error.message}\n`);
+      exitCode = 2;
+    } else {
+      process.stderr.write(`error: ${error instanceof Error ? error.message : String(error)}\n`);
+      exitCode = 1;
+    }
+  } finally {
+    await runtime.close();
+  }
+  process.exit(exitCode);
+}
+
+await main();

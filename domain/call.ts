@@ -1,0 +1,317 @@
+import type { Decider, DomainEvent } from './shared/decider.ts';
+import { alreadyDone, DomainError, invalidState } from './shared/errors.ts';
+import { isDisposition, type Disposition } from './shared/disposition.ts';
+import type { SupportedLanguage } from './shared/language.ts';
+
+/**
+ * A call (stream `call-<id>`, id `cal_...`): one dial attempt, of a campaign contact or a single call.
+ * in_progress → completed (it ended, answered or not) or failed (the carrier could not carry it). Lifecycle events
+ * after a final state are refused; the recording and the transcript job are attached after the end.
+ */
+export type CallStatus = 'in_progress' | 'completed' | 'failed';
+
+/** `interrupted`: our side died mid-call (process crash), found by the dialer's recovery on restart. */
+export type CallFailureReason = 'invalid_number' | 'carrier_error' | 'interrupted';
+
+export type EscalationReason = 'customer_requested_agent';
+
+export interface CallContact {
+  phone: string;
+  name: string;
+}
+
+/** One utterance, timed in seconds from the moment the call was answered (= the recording's start). */
+export interface CallTurn {
+  speaker: 'agent' | 'customer';
+  text: string;
+  start_seconds: number;
+  end_seconds: number;
+  /** The script step that spoke or listened. */
+  step_id?: string;
+  /** For customer turns: what the reply was understood as (null: not understood). */
+  intent?: string | null;
+  /** For customer turns made on the keypad. */
+  dtmf?: string;
+}
+
+export interface CallEscalation {
+  reason: EscalationReason;
+  escalated_at: string;
+  /** One line: what was said before the customer asked for a person. */
+  summary: string;
+}
+
+// ---------------------------------------------------------------------------------------------------- commands
+
+export interface PlaceCall {
+  type: 'PlaceCall';
+  data: {
+    call_id: string;
+    workspace_id: string;
+    campaign_id: string | null;
+    /** Which contact and attempt of the campaign (null for a single call). */
+    contact_index: number | null;
+    attempt: number | null;
+    contact: CallContact;
+    language: SupportedLanguage;
+    script_id: string;
+    script_version: number;
+    variables: Record<string, unknown>;
+    recording_enabled: boolean;
+    started_at: string;
+  };
+}
+export interface RecordCallAnswered {
+  type: 'RecordCallAnswered';
+  data: { answered_at: string };
+}
+export interface RecordCallConversation {
+  type: 'RecordCallConversation';
+  data: { turns: CallTurn[] };
+}
+export interface EscalateCall {
+  type: 'EscalateCall';
+  data: CallEscalation;
+}
+/** Not answered (no answer, busy): disposition `not_reachable`, duration 0. */
+export interface EndCall {
+  type: 'EndCall';
+  data: { disposition: Disposition; duration_seconds: number; ended_at: string };
+}
+export interface FailCall {
+  type: 'FailCall';
+  data: { reason: CallFailureReason; detail?: string; ended_at: string };
+}
+/**
+ * Everything a finished conversation produced, in one command and one append (answered, turns, escalation,
+ * end): the fast path of the dialer. A carrier that reports progressively uses the single commands instead.
+ */
+export interface RecordCallResult {
+  type: 'RecordCallResult';
+  data: {
+    answered_at: string | null;
+    turns: CallTurn[];
+    escalation: CallEscalation | null;
+    disposition: Disposition;
+    duration_seconds: number;
+    ended_at: string;
+  };
+}
+export interface StoreCallRecording {
+  type: 'StoreCallRecording';
+  data: { blob_key: string; duration_seconds: number; content_type: string };
+}
+export interface AssignCallTranscriptJob {
+  type: 'AssignCallTranscriptJob';
+  data: { job_id: string };
+}
+
+export type CallCommand =
+  | PlaceCall
+  | RecordCallAnswered
+  | RecordCallConversation
+  | EscalateCall
+  | EndCall
+  | FailCall
+  | RecordCallResult
+  | StoreCallRecording
+  | AssignCallTranscriptJob;
+
+// ------------------------------------------------------------------------------------------------------ events
+
+export type CallPlaced = DomainEvent<'CallPlaced', PlaceCall['data']>;
+export type CallAnswered = DomainEvent<'CallAnswered', { answered_at: string }>;
+export type CallConversationRecorded = DomainEvent<'CallConversationRecorded', { turns: CallTurn[] }>;
+export type CallEscalated = DomainEvent<'CallEscalated', { escalation_reason: EscalationReason; escalated_at: string; summary: string }>;
+export type CallEnded = DomainEvent<
+  'CallEnded',
+  { status: 'completed'; answered: boolean; disposition: Disposition; duration_seconds: number; ended_at: string }
+>;
+/** The call record of a failed call carries disposition `not_reachable`, like the contact it was for. */
+export type CallFailed = DomainEvent<
+  'CallFailed',
+  { status: 'failed'; reason: CallFailureReason; detail: string | null; disposition: 'not_reachable'; duration_seconds: number; ended_at: string }
+>;
+export type CallRecordingStored = DomainEvent<'CallRecordingStored', { blob_key: string; duration_seconds: number; content_type: string }>;
+export type CallTranscriptJobAssigned = DomainEvent<'CallTranscriptJobAssigned', { job_id: string }>;
+
+export type CallEvent =
+  | CallPlaced
+  | CallAnswered
+  | CallConversationRecorded
+  | CallEscalated
+  | CallEnded
+  | CallFailed
+  | CallRecordingStored
+  | CallTranscriptJobAssigned;
+
+// ------------------------------------------------------------------------------------------------------- state
+
+export interface CallState {
+  /** null until CallPlaced. */
+  status: CallStatus | null;
+  placed: PlaceCall['data'] | null;
+  answered_at: string | null;
+  turns: number;
+  escalated: boolean;
+  disposition: Disposition | null;
+  duration_seconds: number;
+  ended_at: string | null;
+  recording_blob_key: string | null;
+  transcript_job_id: string | null;
+}
+
+export function initialCallState(): CallState {
+  return {
+    status: null,
+    placed: null,
+    answered_at: null,
+    turns: 0,
+    escalated: false,
+    disposition: null,
+    duration_seconds: 0,
+    ended_at: null,
+    recording_blob_key: null,
+    transcript_job_id: null,
+  };
+}
+
+export function evolveCall(state: CallState, event: CallEvent): CallState {
+  switch (event.type) {
+    case 'CallPlaced':
+      return { ...state, status: 'in_progress', placed: event.data };
+    case 'CallAnswered':
+      return { ...state, answered_at: event.data.answered_at };
+    case 'CallConversationRecorded':
+      return { ...state, turns: state.turns + event.data.turns.length };
+    case 'CallEscalated':
+      return { ...state, escalated: true };
+    case 'CallEnded':
+    case 'CallFailed':
+      return {
+        ...state,
+        status: event.data.status,
+        disposition: event.data.disposition,
+        duration_seconds: event.data.duration_seconds,
+        ended_at: event.data.ended_at,
+      };
+    case 'CallRecordingStored':
+      return { ...state, recording_blob_key: event.data.blob_key };
+    case 'CallTranscriptJobAssigned':
+      return { ...state, transcript_job_id: event.data.job_id };
+  }
+}
+
+export function decideCall(command: CallCommand, state: CallState): CallEvent[] {
+  if (command.type === 'PlaceCall') {
+    if (state.status !== null) throw alreadyDone('The call was already placed.', { call_id: command.data.call_id });
+    return [{ type: 'CallPlaced', data: command.data }];
+  }
+  if (state.status === null) throw new DomainError('resource_not_found', 'No such call.', { resource_type: 'call' });
+  switch (command.type) {
+    case 'RecordCallAnswered':
+      requireInProgress(state);
+      if (state.answered_at !== null) throw alreadyDone('The call was already answered.', {});
+      return [{ type: 'CallAnswered', data: command.data }];
+    case 'RecordCallConversation':
+      requireInProgress(state);
+      if (state.answered_at === null) throw invalidState('Turns need an answered call.', {});
+      checkTurns(command.data.turns);
+      return [{ type: 'CallConversationRecorded', data: command.data }];
+    case 'EscalateCall':
+      requireInProgress(state);
+      if (state.answered_at === null) throw invalidState('Only an answered call can be escalated.', {});
+      if (state.escalated) throw alreadyDone('The call was already escalated.', {});
+      return [escalated(command.data)];
+    case 'EndCall':
+      requireInProgress(state);
+      return [ended(state.answered_at !== null, state.escalated, command.data)];
+    case 'FailCall':
+      requireInProgress(state);
+      return [
+        {
+          type: 'CallFailed',
+          data: {
+            status: 'failed',
+            reason: command.data.reason,
+            detail: command.data.detail ?? null,
+            disposition: 'not_reachable',
+            duration_seconds: 0,
+            ended_at: command.data.ended_at,
+          },
+        },
+      ];
+    case 'RecordCallResult': {
+      requireInProgress(state);
+      const { answered_at, turns, escalation } = command.data;
+      const answered = state.answered_at !== null || answered_at !== null;
+      const events: CallEvent[] = [];
+      if (answered_at !== null && state.answered_at === null) events.push({ type: 'CallAnswered', data: { answered_at } });
+      if (turns.length > 0) {
+        if (!answered) throw invalidState('Turns need an answered call.', {});
+        checkTurns(turns);
+        events.push({ type: 'CallConversationRecorded', data: { turns } });
+      }
+      if (escalation !== null && !state.escalated) {
+        if (!answered) throw invalidState('Only an answered call can be escalated.', {});
+        events.push(escalated(escalation));
+      }
+      events.push(ended(answered, state.escalated || escalation !== null, command.data));
+      return events;
+    }
+    case 'StoreCallRecording':
+      if (state.status !== 'completed' || state.answered_at === null) throw invalidState('Only a completed, answered call has a recording.', { status: state.status });
+      if (!state.placed!.recording_enabled) throw invalidState('Recording was not enabled for this call.', {});
+      if (state.recording_blob_key !== null) throw alreadyDone('The recording was already stored.', { blob_key: state.recording_blob_key });
+      return [{ type: 'CallRecordingStored', data: command.data }];
+    case 'AssignCallTranscriptJob':
+      if (state.recording_blob_key === null) throw invalidState('The call has no stored recording to transcribe.', {});
+      if (state.transcript_job_id === command.data.job_id) throw alreadyDone('The transcript job was already assigned.', { job_id: command.data.job_id });
+      if (state.transcript_job_id !== null) throw invalidState('The call already has a transcript job.', { job_id: state.transcript_job_id });
+      return [{ type: 'CallTranscriptJobAssigned', data: command.data }];
+  }
+}
+
+function requireInProgress(state: CallState): void {
+  if (state.status !== 'in_progress') throw invalidState(`The call is ${state.status}.`, { status: state.status });
+}
+
+function escalated(escalation: CallEscalation): CallEscalated {
+  return { type: 'CallEscalated', data: { escalation_reason: escalation.reason, escalated_at: escalation.escalated_at, summary: escalation.summary } };
+}
+
+function ended(answered: boolean, wasEscalated: boolean, data: EndCall['data']): CallEnded {
+  const { disposition, duration_seconds, ended_at } = data;
+  if (!isDisposition(disposition)) throw invalidParameter('disposition', disposition, 'a disposition value');
+  if (!answered && (disposition !== 'not_reachable' || duration_seconds !== 0)) {
+    throw invalidParameter('disposition', disposition, 'not_reachable with duration 0 for a call that was not answered');
+  }
+  if (wasEscalated && disposition !== 'escalated') throw invalidParameter('disposition', disposition, 'escalated for an escalated call');
+  if (!Number.isInteger(duration_seconds) || duration_seconds < 0) {
+    throw invalidParameter('duration_seconds', duration_seconds, 'a non-negative integer');
+  }
+  return { type: 'CallEnded', data: { status: 'completed', answered, disposition, duration_seconds, ended_at } };
+}
+
+function checkTurns(turns: readonly CallTurn[]): void {
+  turns.forEach((turn, index) => {
+    if (turn.speaker !== 'agent' && turn.speaker !== 'customer') throw invalidParameter(`turns[${index}].speaker`, turn.speaker, 'agent or customer');
+    if (!(turn.start_seconds >= 0 && turn.end_seconds >= turn.start_seconds)) {
+      throw invalidParameter(`turns[${index}].end_seconds`, turn.end_seconds, 'seconds from answer, not before start_seconds');
+    }
+  });
+}
+
+function invalidParameter(field: string, provided: unknown, expected: string): DomainError {
+  return new DomainError('invalid_parameter', `${field}: expected ${expected}`, { field, provided, expected });
+}
+
+export const callDecider: Decider<CallCommand, CallEvent, CallState> = {
+  initialState: initialCallState,
+  evolve: evolveCall,
+  decide: decideCall,
+};
+
+export function callStream(callId: string): string {
+  return `call-${callId}`;
+}

@@ -1,0 +1,28 @@
+import type { Decider } from './shared/decider.ts';
+import { decide } from './campaign/decide.ts';
+import { evolve, initialState } from './campaign/evolve.ts';
+import type { CampaignCommand, CampaignEvent, CampaignState } from './campaign/types.ts';
+
+/** The campaign aggregate (stream `campaign-<id>`). Its parts live in domain/campaign/. */
+export const campaignDecider: Decider<CampaignCommand, CampaignEvent, CampaignState> = { initialState, evolve, decide };
+
+export function campaignStream(campaignId: string): string {
+  return `campaign-${campaignId}`;
+}
+
+export * from './campaign/types.ts';
+export * from './campaign/queries.ts';
+export {
+  CONTACTS_PER_EVENT,
+  DEFAULT_MAX_ATTEMPTS,
+  DEFAULT_RETRY_INTERVAL_MINUTES,
+  MAX_ATTEMPTS_RANGE,
+  MAX_NAME_LENGTH,
+  MAX_RETRY_INTERVAL_MINUTES,
+  invalidParameter,
+  validateContacts,
+  validateCreateCampaign,
+  validateLanguage,
+  validateSchedule,
+} from './campaign/validation.ts';
+export { isValidCallingHours, isValidTimezone, isWithinCallingHours, nextCallingTime, resolveScheduleTime, type CallingHours } from './campaign/schedule.ts';

@@ -1,0 +1,224 @@
+import { alreadyDone, DomainError, invalidState } from '../shared/errors.ts';
+import type { Disposition } from '../shared/disposition.ts';
+import { CONTACTS_PER_EVENT, invalidParameter, validateCreateCampaign } from './validation.ts';
+import type {
+  CampaignCommand,
+  CampaignEvent,
+  CampaignState,
+  CampaignStatus,
+  ContactState,
+  CreateCampaign,
+  RecordContactAttemptOutcome,
+  RemoveContacts,
+  StartContactAttempt,
+} from './types.ts';
+
+/**
+ * The campaign's rules. Pure and non-mutating (evolve may mutate; decide never does). Decisions where the spec
+ * is silent are listed in docs/calling.md; the short version is in the comments here.
+ */
+export function decide(command: CampaignCommand, state: CampaignState): CampaignEvent[] {
+  if (command.type === 'CreateCampaign') return create(command, state);
+  if (state.status === null) throw new DomainError('resource_not_found', 'No such campaign.', { resource_type: 'campaign' });
+  switch (command.type) {
+    case 'StartCampaign': {
+      const { at, trigger } = command.data;
+      // A start_time timer that fires after a manual start, a stop or a completion is stale, not an error.
+      if (state.status !== 'scheduled') {
+        if (trigger === 'schedule') return [];
+        throw refused(state.status, 'start');
+      }
+      if (state.ends_at !== null && notBefore(at, state.ends_at)) {
+        return [{ type: 'CampaignCompleted', data: { completed_at: at, reason: 'end_time_reached' } }];
+      }
+      const started: CampaignEvent = { type: 'CampaignStarted', data: { started_at: at, trigger } };
+      // Every contact may already be gone (removed, suppressed) before the start: nothing to dial.
+      return finalCount(state) === state.total_contacts
+        ? [started, { type: 'CampaignCompleted', data: { completed_at: at, reason: 'all_contacts_final' } }]
+        : [started];
+    }
+    case 'PauseCampaign':
+      if (state.status !== 'running') throw refused(state.status, 'pause');
+      return [{ type: 'CampaignPaused', data: { paused_at: command.data.at } }];
+    case 'ResumeCampaign':
+      if (state.status !== 'paused') throw refused(state.status, 'resume');
+      return [{ type: 'CampaignResumed', data: { resumed_at: command.data.at } }];
+    case 'StopCampaign':
+      // Stopping a scheduled campaign is allowed too: it is how a client cancels one before it starts.
+      if (!isOpen(state.status)) throw refused(state.status, 'stop');
+      return [{ type: 'CampaignStopped', data: { stopped_at: command.data.at } }];
+    case 'ReachCampaignEndTime': {
+      const { at } = command.data;
+      if (!isOpen(state.status)) return [];
+      if (state.ends_at === null || !notBefore(at, state.ends_at)) {
+        throw invalidState('The campaign end time has not been reached.', { ends_at: state.ends_at, at });
+      }
+      return [{ type: 'CampaignCompleted', data: { completed_at: at, reason: 'end_time_reached' } }];
+    }
+    case 'StartContactAttempt':
+      return startAttempt(command, state);
+    case 'RecordContactAttemptOutcome':
+      return recordOutcome(command, state);
+    case 'SuppressContact': {
+      const contact = contactAt(state, command.data.contact_index);
+      if (!isOpen(state.status)) throw refused(state.status, 'suppress_contact');
+      if (contact.status !== 'pending' && contact.status !== 'awaiting_retry') {
+        throw invalidState(`Contact ${contact.index} is ${contact.status}.`, { contact_index: contact.index, contact_status: contact.status });
+      }
+      const at = command.data.at;
+      return withCompletion(state, 1, at, [
+        { type: 'ContactFinalized', data: { contact_index: contact.index, disposition: 'dnd', reason: 'suppressed', at } },
+      ]);
+    }
+    case 'RemoveContacts':
+      return removeContacts(command, state);
+  }
+}
+
+function create(command: CreateCampaign, state: CampaignState): CampaignEvent[] {
+  if (state.status !== null) throw alreadyDone('The campaign already exists.', { campaign_id: state.campaign_id });
+  const valid = validateCreateCampaign(command.data);
+  const { campaign_id, workspace_id, script_id, script_version, created_at } = command.data;
+  const events: CampaignEvent[] = [
+    {
+      type: 'CampaignCreated',
+      data: {
+        campaign_id,
+        workspace_id,
+        name: valid.name,
+        script_id,
+        script_version,
+        language: valid.language,
+        max_attempts: valid.max_attempts,
+        retry_interval_minutes: valid.retry_interval_minutes,
+        schedule: valid.schedule,
+        starts_at: valid.starts_at,
+        ends_at: valid.ends_at,
+        timezone: valid.timezone,
+        calling_hours: valid.calling_hours,
+        recording_enabled: valid.recording_enabled,
+        total_contacts: valid.contacts.length,
+        created_at,
+      },
+    },
+  ];
+  for (let first = 0; first < valid.contacts.length; first += CONTACTS_PER_EVENT) {
+    events.push({ type: 'ContactsAdded', data: { contacts: valid.contacts.slice(first, first + CONTACTS_PER_EVENT) } });
+  }
+  return events;
+}
+
+function startAttempt(command: StartContactAttempt, state: CampaignState): CampaignEvent[] {
+  const { contact_index, attempt, call_id, at } = command.data;
+  const contact = contactAt(state, contact_index);
+  // Checked first: a dialer that restarts re-issues the same reservation and must learn "already done", even
+  // when the campaign has since been paused or completed.
+  if (Number.isInteger(attempt) && attempt >= 1 && attempt <= contact.attempts) {
+    throw alreadyDone(`Attempt ${attempt} of contact ${contact_index} was already started.`, {
+      contact_index,
+      attempt,
+      call_id: contact.call_ids[attempt - 1],
+    });
+  }
+  if (state.status !== 'running') throw refused(state.status!, 'dial');
+  if (contact.status !== 'pending' && contact.status !== 'awaiting_retry') {
+    throw invalidState(`Contact ${contact_index} is ${contact.status}.`, { contact_index, contact_status: contact.status });
+  }
+  if (attempt !== contact.attempts + 1) throw invalidParameter('attempt', attempt, `${contact.attempts + 1}, the next attempt`);
+  if (attempt > state.max_attempts) throw invalidState(`Contact ${contact_index} has used all ${state.max_attempts} attempts.`, { contact_index });
+  if (contact.retry_due_at !== null && !notBefore(at, contact.retry_due_at)) {
+    throw invalidState(`The retry of contact ${contact_index} is due at ${contact.retry_due_at}.`, { contact_index, due_at: contact.retry_due_at });
+  }
+  return [{ type: 'ContactAttemptStarted', data: { contact_index, attempt, call_id, started_at: at } }];
+}
+
+function recordOutcome(command: RecordContactAttemptOutcome, state: CampaignState): CampaignEvent[] {
+  const { contact_index, call_id, outcome, ended_at } = command.data;
+  const contact = contactAt(state, contact_index);
+  const attempt = contact.call_ids.indexOf(call_id) + 1;
+  if (attempt === 0) throw invalidParameter('call_id', call_id, `a call id of an attempt of contact ${contact_index}`);
+  if (contact.status !== 'dialing' || attempt !== contact.attempts) {
+    throw alreadyDone(`The outcome of attempt ${attempt} of contact ${contact_index} was already recorded.`, { contact_index, call_id });
+  }
+  const disposition = command.data.disposition ?? null;
+  if (outcome === 'connected' && disposition === null) throw invalidParameter('disposition', disposition, 'a disposition for a connected call');
+  const callDisposition: Disposition = outcome === 'connected' ? disposition! : 'not_reachable';
+  const events: CampaignEvent[] = [
+    { type: 'ContactAttemptEnded', data: { contact_index, attempt, call_id, outcome, disposition: callDisposition, ended_at } },
+  ];
+  const finalize = (reason: 'connected' | 'attempts_exhausted' | 'invalid_number' | 'campaign_ended') =>
+    events.push({ type: 'ContactFinalized', data: { contact_index, disposition: callDisposition, reason, at: ended_at } });
+  if (outcome === 'connected') finalize('connected');
+  else if (outcome === 'invalid_number') finalize('invalid_number'); // the number does not exist: retrying cannot help
+  else if (attempt >= state.max_attempts) finalize('attempts_exhausted');
+  // A call still in flight when the campaign was stopped or reached its end time finishes, but is not retried.
+  else if (!isOpen(state.status!)) finalize('campaign_ended');
+  else {
+    const dueAt = new Date(Date.parse(ended_at) + state.retry_interval_minutes * 60_000).toISOString();
+    events.push({ type: 'ContactRetryScheduled', data: { contact_index, attempt: attempt + 1, due_at: dueAt } });
+  }
+  const newlyFinal = events.length === 2 && events[1]!.type === 'ContactFinalized' ? 1 : 0;
+  return withCompletion(state, newlyFinal, ended_at, events);
+}
+
+function removeContacts(command: RemoveContacts, state: CampaignState): CampaignEvent[] {
+  if (!isOpen(state.status!)) throw refused(state.status!, 'remove_contacts');
+  const indexes: number[] = [];
+  let removed = 0;
+  let notFound = 0;
+  let alreadyCalled = 0;
+  for (const phone of new Set(command.data.phones)) {
+    const index = state.indexByPhone.get(phone);
+    if (index === undefined) {
+      notFound++;
+      continue;
+    }
+    const contact = state.contacts[index]!;
+    // Pending and awaiting-retry contacts are removed (a retry is cancelled; earlier attempts keep their data).
+    // A contact on the line or already final stays and is counted as already called.
+    if (contact.status === 'pending' || contact.status === 'awaiting_retry') {
+      indexes.push(index);
+      removed++;
+    } else if (contact.status === 'removed') removed++; // repeating a removal reports the same counts
+    else alreadyCalled++;
+  }
+  const at = command.data.at;
+  return withCompletion(state, indexes.length, at, [
+    {
+      type: 'ContactsRemoved',
+      data: { contact_indexes: indexes, removed, not_found: notFound, already_called: alreadyCalled, removed_at: at },
+    },
+  ]);
+}
+
+/** Adds CampaignCompleted when these events leave no contact to dial in an open, started campaign. */
+function withCompletion(state: CampaignState, newlyDone: number, at: string, events: CampaignEvent[]): CampaignEvent[] {
+  const started = state.status === 'running' || state.status === 'paused';
+  if (started && newlyDone > 0 && finalCount(state) + newlyDone === state.total_contacts) {
+    events.push({ type: 'CampaignCompleted', data: { completed_at: at, reason: 'all_contacts_final' } });
+  }
+  return events;
+}
+
+/** Timestamps are compared as instants: `+05:30` and `Z` forms of one moment are equal. */
+function notBefore(time: string, reference: string): boolean {
+  return Date.parse(time) >= Date.parse(reference);
+}
+
+function finalCount(state: CampaignState): number {
+  return state.statusCounts.final + state.statusCounts.removed;
+}
+
+function isOpen(status: CampaignStatus): boolean {
+  return status === 'scheduled' || status === 'running' || status === 'paused';
+}
+
+function contactAt(state: CampaignState, index: number): ContactState {
+  const contact = Number.isInteger(index) ? state.contacts[index] : undefined;
+  if (!contact) throw invalidParameter('contact_index', index, `an index from 0 to ${state.total_contacts - 1}`);
+  return contact;
+}
+
+function refused(status: CampaignStatus, action: string): DomainError {
+  return invalidState(`Cannot ${action.replace('_', ' ')} a campaign that is ${status}.`, { status, action });
+}

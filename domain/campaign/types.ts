@@ -1,0 +1,258 @@
+import type { DomainEvent } from '../shared/decider.ts';
+import type { Disposition, DispositionSummary } from '../shared/disposition.ts';
+import type { SupportedLanguage } from '../shared/language.ts';
+import type { CallingHours } from './schedule.ts';
+
+/** Campaign: stream `campaign-<id>`. Commands, events and state; rules in decide.ts and evolve.ts. */
+
+export type CampaignStatus = 'scheduled' | 'running' | 'paused' | 'completed' | 'stopped';
+
+export type CompletionReason = 'all_contacts_final' | 'end_time_reached';
+
+/** The schedule object exactly as submitted (the API echoes it). */
+export interface CampaignSchedule {
+  start_time: string;
+  end_time?: string;
+  timezone?: string;
+}
+
+/** A contact as the API receives it: phone and name plus any custom variables. */
+export interface ContactInput {
+  phone: string;
+  name: string;
+  [variable: string]: unknown;
+}
+
+export interface CampaignContact {
+  /** Position in the submitted list (0-based); stable for the campaign's life. */
+  index: number;
+  phone: string;
+  name: string;
+  /** The contact's other keys, for `{key}` placeholders in the script. */
+  variables: Record<string, unknown>;
+}
+
+export type ContactStatus = 'pending' | 'dialing' | 'awaiting_retry' | 'final' | 'removed';
+
+/** What the carrier reported for one attempt. */
+export type AttemptOutcome = 'connected' | 'no_answer' | 'busy' | 'invalid_number' | 'carrier_error';
+
+export type FinalReason = 'connected' | 'attempts_exhausted' | 'invalid_number' | 'suppressed' | 'campaign_ended';
+
+// ---------------------------------------------------------------------------------------------------- commands
+
+export interface CreateCampaign {
+  type: 'CreateCampaign';
+  data: {
+    campaign_id: string;
+    workspace_id: string;
+    name: string;
+    script_id: string;
+    /** The script version at creation: later edits of the script do not change a running campaign. */
+    script_version: number;
+    language: string;
+    contacts: ContactInput[];
+    schedule?: CampaignSchedule | null;
+    calling_hours?: CallingHours | null;
+    max_attempts?: number;
+    retry_interval_minutes?: number;
+    recording_enabled?: boolean;
+    created_at: string;
+  };
+}
+
+/** `trigger: 'schedule'` comes from the start_time timer and is a no-op when the campaign is no longer scheduled. */
+export interface StartCampaign {
+  type: 'StartCampaign';
+  data: { at: string; trigger: 'manual' | 'schedule' };
+}
+export interface PauseCampaign {
+  type: 'PauseCampaign';
+  data: { at: string };
+}
+export interface ResumeCampaign {
+  type: 'ResumeCampaign';
+  data: { at: string };
+}
+export interface StopCampaign {
+  type: 'StopCampaign';
+  data: { at: string };
+}
+/** From the end_time timer: a no-op when the campaign already ended. */
+export interface ReachCampaignEndTime {
+  type: 'ReachCampaignEndTime';
+  data: { at: string };
+}
+/** The dialer reserves attempt `attempt` (1-based) of a contact before dialing, with a deterministic call id. */
+export interface StartContactAttempt {
+  type: 'StartContactAttempt';
+  data: { contact_index: number; attempt: number; call_id: string; at: string };
+}
+export interface RecordContactAttemptOutcome {
+  type: 'RecordContactAttemptOutcome';
+  data: {
+    contact_index: number;
+    call_id: string;
+    outcome: AttemptOutcome;
+    /** Required when connected: what the conversation decided. */
+    disposition?: Disposition | null;
+    ended_at: string;
+  };
+}
+/** The contact's number is on the workspace's do-not-call list: final `dnd` without a call. */
+export interface SuppressContact {
+  type: 'SuppressContact';
+  data: { contact_index: number; at: string };
+}
+export interface RemoveContacts {
+  type: 'RemoveContacts';
+  data: { phones: string[]; at: string };
+}
+
+export type CampaignCommand =
+  | CreateCampaign
+  | StartCampaign
+  | PauseCampaign
+  | ResumeCampaign
+  | StopCampaign
+  | ReachCampaignEndTime
+  | StartContactAttempt
+  | RecordContactAttemptOutcome
+  | SuppressContact
+  | RemoveContacts;
+
+// ------------------------------------------------------------------------------------------------------ events
+
+export type CampaignCreated = DomainEvent<
+  'CampaignCreated',
+  {
+    campaign_id: string;
+    workspace_id: string;
+    name: string;
+    script_id: string;
+    script_version: number;
+    language: SupportedLanguage;
+    max_attempts: number;
+    retry_interval_minutes: number;
+    schedule: CampaignSchedule | null;
+    /** The schedule resolved to instants (UTC ISO), for timers. */
+    starts_at: string | null;
+    ends_at: string | null;
+    timezone: string;
+    calling_hours: CallingHours | null;
+    recording_enabled: boolean;
+    total_contacts: number;
+    created_at: string;
+  }
+>;
+/** At most 1,000 contacts each, appended with CampaignCreated, in index order. */
+export type ContactsAdded = DomainEvent<'ContactsAdded', { contacts: CampaignContact[] }>;
+export type CampaignStarted = DomainEvent<'CampaignStarted', { started_at: string; trigger: 'manual' | 'schedule' }>;
+export type CampaignPaused = DomainEvent<'CampaignPaused', { paused_at: string }>;
+export type CampaignResumed = DomainEvent<'CampaignResumed', { resumed_at: string }>;
+export type CampaignStopped = DomainEvent<'CampaignStopped', { stopped_at: string }>;
+export type CampaignCompleted = DomainEvent<'CampaignCompleted', { completed_at: string; reason: CompletionReason }>;
+export type ContactAttemptStarted = DomainEvent<
+  'ContactAttemptStarted',
+  { contact_index: number; attempt: number; call_id: string; started_at: string }
+>;
+export type ContactAttemptEnded = DomainEvent<
+  'ContactAttemptEnded',
+  {
+    contact_index: number;
+    attempt: number;
+    call_id: string;
+    outcome: AttemptOutcome;
+    disposition: Disposition | null;
+    ended_at: string;
+  }
+>;
+/** A durable timer: the dialer may start attempt `attempt` at `due_at` (calling hours permitting). */
+export type ContactRetryScheduled = DomainEvent<'ContactRetryScheduled', { contact_index: number; attempt: number; due_at: string }>;
+export type ContactFinalized = DomainEvent<
+  'ContactFinalized',
+  { contact_index: number; disposition: Disposition; reason: FinalReason; at: string }
+>;
+/** One per removal request, with its counts (the API response), even when nothing was removed. */
+export type ContactsRemoved = DomainEvent<
+  'ContactsRemoved',
+  { contact_indexes: number[]; removed: number; not_found: number; already_called: number; removed_at: string }
+>;
+
+export type CampaignEvent =
+  | CampaignCreated
+  | ContactsAdded
+  | CampaignStarted
+  | CampaignPaused
+  | CampaignResumed
+  | CampaignStopped
+  | CampaignCompleted
+  | ContactAttemptStarted
+  | ContactAttemptEnded
+  | ContactRetryScheduled
+  | ContactFinalized
+  | ContactsRemoved;
+
+export const CAMPAIGN_EVENT_TYPES: ReadonlyArray<CampaignEvent['type']> = [
+  'CampaignCreated',
+  'ContactsAdded',
+  'CampaignStarted',
+  'CampaignPaused',
+  'CampaignResumed',
+  'CampaignStopped',
+  'CampaignCompleted',
+  'ContactAttemptStarted',
+  'ContactAttemptEnded',
+  'ContactRetryScheduled',
+  'ContactFinalized',
+  'ContactsRemoved',
+];
+
+// ------------------------------------------------------------------------------------------------------- state
+
+export interface ContactState extends CampaignContact {
+  status: ContactStatus;
+  /** Attempts started so far. */
+  attempts: number;
+  /** Call id of each started attempt, attempt n at position n-1. */
+  call_ids: string[];
+  /** Set while awaiting a retry. */
+  retry_due_at: string | null;
+  /** Set once final. */
+  disposition: Disposition | null;
+}
+
+export interface CampaignState {
+  /** null until CampaignCreated. */
+  status: CampaignStatus | null;
+  campaign_id: string;
+  workspace_id: string;
+  name: string;
+  script_id: string;
+  script_version: number;
+  language: SupportedLanguage;
+  max_attempts: number;
+  retry_interval_minutes: number;
+  schedule: CampaignSchedule | null;
+  starts_at: string | null;
+  ends_at: string | null;
+  timezone: string;
+  calling_hours: CallingHours | null;
+  recording_enabled: boolean;
+  created_at: string;
+  started_at: string | null;
+  ended_at: string | null;
+  completion_reason: CompletionReason | null;
+  total_contacts: number;
+  contacts: ContactState[];
+  indexByPhone: Map<string, number>;
+  /** How many contacts are in each status (completion is checked in O(1)). */
+  statusCounts: Record<ContactStatus, number>;
+  /** Contacts awaiting a retry, by index (the dialer's due-check set). */
+  awaitingRetry: Set<number>;
+  /** No contact below this index is pending (the dialer's scan starts here). */
+  firstPendingHint: number;
+  calls_made: number;
+  calls_connected: number;
+  disposition_summary: DispositionSummary;
+}

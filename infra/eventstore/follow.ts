@@ -48,7 +48,10 @@ export function followAll(store: Pick<EventStore, 'readAll' | 'waitForEvents'>, 
       controller.signal,
     ).then(
       () => subscriber.complete(),
-      (error: unknown) => subscriber.error(error),
+      (error: unknown) => {
+        // After unsubscribing nobody listens: a read failing because the store was closed meanwhile is expected.
+        if (!controller.signal.aborted) subscriber.error(error);
+      },
     );
     return () => controller.abort();
   });

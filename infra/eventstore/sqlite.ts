@@ -98,6 +98,7 @@ export function createSqliteEventStore(path: string, options: SqliteEventStoreOp
   );
 
   function readAllSync(after: number, limit: number): RecordedEvent[] {
+    if (closed) throw new Error('the event store is closed');
     return selectAll.all(after, limit).map(toRecordedEvent);
   }
 

@@ -1,0 +1,85 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { firstValueFrom, take, toArray, timeout } from 'rxjs';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { createSqliteEventStore } from '../../../infra/eventstore/sqlite.ts';
+import { defineEventStoreContract, event } from './contract.ts';
+
+defineEventStoreContract('sqlite', async () => {
+  const directory = mkdtempSync(join(tmpdir(), 'es-contract-'));
+  const store = createSqliteEventStore(join(directory, 'events.db'));
+  return {
+    store,
+    cleanup: async () => {
+      await store.close();
+      rmSync(directory, { recursive: true, force: true });
+    },
+  };
+});
+
+const WRITER = `
+import { createSqliteEventStore } from './infra/eventstore/sqlite.ts';
+const store = createSqliteEventStore(process.argv[1]);
+const metadata = { workspace_id: null, actor: 'child', correlation_id: 'c', causation_id: null, occurred_at: new Date().toISOString(), schema_version: 1 };
+for (let index = 0; index < 300; index++) {
+  for (;;) {
+    try { await store.append('shared', [{ type: 'FromChild', data: { index }, metadata }], { expectedRevision: 'any' }); break; }
+    catch (error) { if (!String(error).includes('busy')) throw error; }
+  }
+}
+await store.close();
+`;
+
+test('two processes append to one file without losing or reordering events; the live subscriber sees both', async () => {
+  const directory = mkdtempSync(join(tmpdir(), 'es-processes-'));
+  const path = join(directory, 'events.db');
+  const store = createSqliteEventStore(path);
+  try {
+    const all = firstValueFrom(store.subscribeAll({ after: 0 }).pipe(take(600), toArray(), timeout(60_000)));
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', WRITER, path], { stdio: ['ignore', 'inherit', 'inherit'] });
+    const childDone = new Promise<number>((resolve) => child.on('close', (code) => resolve(code ?? 1)));
+    for (let index = 0; index < 300; index++) {
+      await store.append('shared', [{ ...event('FromParent', { index }) }], { expectedRevision: 'any' });
+    }
+    assert.is(await childDone, 0);
+    const events = await all;
+    const positions = events.map((e) => e.position);
+    assert.equal(positions, [...positions].sort((a, b) => a - b));
+    assert.is(new Set(positions).size, 600);
+    const revisions = (await store.readStream('shared')).map((e) => e.revision);
+    assert.equal(revisions, Array.from({ length: 600 }, (_, index) => index), 'one revision per event, no holes');
+    for (const type of ['FromParent', 'FromChild']) {
+      const indexes = events.filter((e) => e.type === type).map((e) => e.data.index);
+      assert.equal(indexes, Array.from({ length: 300 }, (_, index) => index), `${type} in order`);
+    }
+  } finally {
+    await store.close();
+    rmSync(directory, { recursive: true, force: true });
+  }
+});
+
+test('a stale expected revision loses against a write by another connection', async () => {
+  const directory = mkdtempSync(join(tmpdir(), 'es-race-'));
+  const path = join(directory, 'events.db');
+  const first = createSqliteEventStore(path);
+  const second = createSqliteEventStore(path);
+  try {
+    await first.append('race', [event('A')], { expectedRevision: 'no_stream' });
+    await second.append('race', [event('B')], { expectedRevision: 0 });
+    try {
+      await first.append('race', [event('C')], { expectedRevision: 0 });
+      assert.unreachable('should conflict');
+    } catch (error) {
+      assert.is((error as { code?: string }).code, 'wrong_expected_version');
+    }
+  } finally {
+    await first.close();
+    await second.close();
+    rmSync(directory, { recursive: true, force: true });
+  }
+});
+
+test.run();

@@ -1,0 +1,128 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { callDecider, type CallEvent, type CallTurn, type PlaceCall } from '../../domain/call.ts';
+import { fold } from '../../domain/shared/decider.ts';
+import { given } from './given-when-then.ts';
+
+const placedData: PlaceCall['data'] = {
+  call_id: 'cal_1',
+  workspace_id: 'ws_test',
+  campaign_id: 'cmp_1',
+  contact_index: 0,
+  attempt: 1,
+  contact: { phone: '+919876500003', name: 'Asha' },
+  language: 'hi-IN',
+  script_id: 'scr_1',
+  script_version: 1,
+  variables: { loan_amount: 5000 },
+  recording_enabled: true,
+  started_at: '2026-03-02T04:00:00.000Z',
+};
+const placed: CallEvent[] = [{ type: 'CallPlaced', data: placedData }];
+const answered: CallEvent[] = [...placed, { type: 'CallAnswered', data: { answered_at: '2026-03-02T04:00:05.000Z' } }];
+const turns: CallTurn[] = [
+  { speaker: 'agent', text: 'Namaste Asha', start_seconds: 0.3, end_seconds: 1.8, step_id: 'greet' },
+  { speaker: 'customer', text: 'haan ji', start_seconds: 2.4, end_seconds: 3.1, step_id: 'greet', intent: 'affirm' },
+];
+const ended: CallEvent[] = [
+  ...answered,
+  { type: 'CallEnded', data: { status: 'completed', answered: true, disposition: 'interested', duration_seconds: 12, ended_at: '2026-03-02T04:00:17.000Z' } },
+];
+
+test('PlaceCall: in_progress; placing the same call id again is already_exists', () => {
+  given(callDecider).when({ type: 'PlaceCall', data: placedData }).then(placed);
+  assert.is(fold(callDecider, placed).status, 'in_progress');
+  given(callDecider, placed).when({ type: 'PlaceCall', data: placedData }).thenThrows('already_exists');
+});
+
+test('answered, turns, end: completed with disposition and duration', () => {
+  given(callDecider, placed).when({ type: 'RecordCallAnswered', data: { answered_at: '2026-03-02T04:00:05.000Z' } }).then(answered.slice(1));
+  given(callDecider, answered).when({ type: 'RecordCallConversation', data: { turns } }).then([{ type: 'CallConversationRecorded', data: { turns } }]);
+  given(callDecider, answered)
+    .when({ type: 'EndCall', data: { disposition: 'interested', duration_seconds: 12, ended_at: '2026-03-02T04:00:17.000Z' } })
+    .then(ended.slice(2));
+  const state = fold(callDecider, ended);
+  assert.equal([state.status, state.disposition, state.duration_seconds], ['completed', 'interested', 12]);
+});
+
+test('not answered: completed with not_reachable and duration 0; anything else is invalid_parameter', () => {
+  given(callDecider, placed)
+    .when({ type: 'EndCall', data: { disposition: 'not_reachable', duration_seconds: 0, ended_at: '2026-03-02T04:00:30.000Z' } })
+    .then([{ type: 'CallEnded', data: { status: 'completed', answered: false, disposition: 'not_reachable', duration_seconds: 0, ended_at: '2026-03-02T04:00:30.000Z' } }]);
+  given(callDecider, placed).when({ type: 'EndCall', data: { disposition: 'interested', duration_seconds: 0, ended_at: 'x' } }).thenThrows('invalid_parameter', { field: 'disposition' });
+  given(callDecider, placed).when({ type: 'RecordCallConversation', data: { turns } }).thenThrows('invalid_state');
+});
+
+test('failed: the carrier could not place it; disposition not_reachable, duration 0', () => {
+  given(callDecider, placed)
+    .when({ type: 'FailCall', data: { reason: 'invalid_number', detail: 'number does not exist', ended_at: '2026-03-02T04:00:01.000Z' } })
+    .then([
+      {
+        type: 'CallFailed',
+        data: { status: 'failed', reason: 'invalid_number', detail: 'number does not exist', disposition: 'not_reachable', duration_seconds: 0, ended_at: '2026-03-02T04:00:01.000Z' },
+      },
+    ]);
+});
+
+test('escalation: CallEscalated then the call must end as escalated', () => {
+  const escalation = { reason: 'customer_requested_agent' as const, escalated_at: '2026-03-02T04:00:09.000Z', summary: 'Agent offered a renewal; customer asked for a person.' };
+  given(callDecider, answered)
+    .when({ type: 'EscalateCall', data: escalation })
+    .then([{ type: 'CallEscalated', data: { escalation_reason: 'customer_requested_agent', escalated_at: escalation.escalated_at, summary: escalation.summary } }]);
+  const escalatedHistory = [...answered, ...callDecider.decide({ type: 'EscalateCall', data: escalation }, fold(callDecider, answered))];
+  given(callDecider, escalatedHistory).when({ type: 'EndCall', data: { disposition: 'interested', duration_seconds: 9, ended_at: 'x' } }).thenThrows('invalid_parameter');
+  given(callDecider, placed).when({ type: 'EscalateCall', data: escalation }).thenThrows('invalid_state');
+});
+
+test('RecordCallResult: the whole conversation in one append', () => {
+  const escalation = { reason: 'customer_requested_agent' as const, escalated_at: '2026-03-02T04:00:09.000Z', summary: 'asked for a person' };
+  const events = given(callDecider, placed)
+    .when({ type: 'RecordCallResult', data: { answered_at: '2026-03-02T04:00:05.000Z', turns, escalation, disposition: 'escalated', duration_seconds: 6, ended_at: '2026-03-02T04:00:11.000Z' } })
+    .then([
+      { type: 'CallAnswered', data: { answered_at: '2026-03-02T04:00:05.000Z' } },
+      { type: 'CallConversationRecorded', data: { turns } },
+      { type: 'CallEscalated', data: { escalation_reason: 'customer_requested_agent', escalated_at: escalation.escalated_at, summary: 'asked for a person' } },
+      { type: 'CallEnded', data: { status: 'completed', answered: true, disposition: 'escalated', duration_seconds: 6, ended_at: '2026-03-02T04:00:11.000Z' } },
+    ]);
+  assert.is(fold(callDecider, [...placed, ...events]).turns, 2);
+  given(callDecider, placed)
+    .when({ type: 'RecordCallResult', data: { answered_at: null, turns: [], escalation: null, disposition: 'not_reachable', duration_seconds: 0, ended_at: 'x' } })
+    .then([{ type: 'CallEnded', data: { status: 'completed', answered: false, disposition: 'not_reachable', duration_seconds: 0, ended_at: 'x' } }]);
+});
+
+test('events after a final state are refused', () => {
+  const failed: CallEvent[] = [...placed, { type: 'CallFailed', data: { status: 'failed', reason: 'carrier_error', detail: null, disposition: 'not_reachable', duration_seconds: 0, ended_at: 'x' } }];
+  for (const history of [ended, failed]) {
+    given(callDecider, history).when({ type: 'RecordCallAnswered', data: { answered_at: 'y' } }).thenThrows('invalid_state');
+    given(callDecider, history).when({ type: 'EndCall', data: { disposition: 'interested', duration_seconds: 1, ended_at: 'y' } }).thenThrows('invalid_state');
+    given(callDecider, history).when({ type: 'FailCall', data: { reason: 'carrier_error', ended_at: 'y' } }).thenThrows('invalid_state');
+    given(callDecider, history).when({ type: 'RecordCallConversation', data: { turns } }).thenThrows('invalid_state');
+  }
+});
+
+test('turns with times out of order are invalid_parameter', () => {
+  given(callDecider, answered)
+    .when({ type: 'RecordCallConversation', data: { turns: [{ speaker: 'agent', text: 'x', start_seconds: 3, end_seconds: 2 }] } })
+    .thenThrows('invalid_parameter', { field: 'turns[0].end_seconds' });
+});
+
+test('recording and transcript job attach after the end, once', () => {
+  const recording = { blob_key: 'recordings/cal_1.wav', duration_seconds: 12, content_type: 'audio/wav' };
+  given(callDecider, ended).when({ type: 'StoreCallRecording', data: recording }).then([{ type: 'CallRecordingStored', data: recording }]);
+  given(callDecider, answered).when({ type: 'StoreCallRecording', data: recording }).thenThrows('invalid_state');
+  const noRecording: CallEvent[] = [{ type: 'CallPlaced', data: { ...placedData, recording_enabled: false } }, ...ended.slice(1)];
+  given(callDecider, noRecording).when({ type: 'StoreCallRecording', data: recording }).thenThrows('invalid_state');
+  const stored: CallEvent[] = [...ended, { type: 'CallRecordingStored', data: recording }];
+  given(callDecider, stored).when({ type: 'StoreCallRecording', data: recording }).thenThrows('already_exists');
+  given(callDecider, ended).when({ type: 'AssignCallTranscriptJob', data: { job_id: 'job_1' } }).thenThrows('invalid_state');
+  given(callDecider, stored).when({ type: 'AssignCallTranscriptJob', data: { job_id: 'job_1' } }).then([{ type: 'CallTranscriptJobAssigned', data: { job_id: 'job_1' } }]);
+  const assigned: CallEvent[] = [...stored, { type: 'CallTranscriptJobAssigned', data: { job_id: 'job_1' } }];
+  given(callDecider, assigned).when({ type: 'AssignCallTranscriptJob', data: { job_id: 'job_1' } }).thenThrows('already_exists');
+  given(callDecider, assigned).when({ type: 'AssignCallTranscriptJob', data: { job_id: 'job_2' } }).thenThrows('invalid_state');
+});
+
+test('commands on a call that was never placed: resource_not_found', () => {
+  given(callDecider).when({ type: 'RecordCallAnswered', data: { answered_at: 'x' } }).thenThrows('resource_not_found');
+});
+
+test.run();

@@ -27,7 +27,7 @@ interface CachedState {
   revision: number;
 }
 
-const MAX_CONFLICT_RETRIES = 5;
+const MAX_CONFLICT_RETRIES = 20;
 
 /**
  * The generic command handler: load the stream, fold it, decide, append with the revision it was folded at, and

@@ -1,0 +1,82 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+
+const run = promisify(execFile);
+const dataDir = mkdtempSync(join(tmpdir(), 'cli-'));
+
+async function cli(...args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'cli.ts', ...args], {
+      env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent' },
+    });
+    return { stdout, stderr, code: 0 };
+  } catch (error) {
+    const failure = error as { stdout: string; stderr: string; code: number };
+    return { stdout: failure.stdout, stderr: failure.stderr, code: failure.code };
+  }
+}
+
+let workspaceId = '';
+
+test('workspaces create prints the first Admin key once', async () => {
+  const { stdout, code } = await cli('workspaces', 'create', '--name', 'Acme Lending', '--json');
+  assert.is(code, 0);
+  const created = JSON.parse(stdout);
+  assert.equal(Object.keys(created).sort(), ['key', 'key_id', 'scope', 'workspace_id']);
+  assert.is(created.scope, 'Admin');
+  assert.match(created.key, /^vcs_[0-9a-z]{40}$/);
+  workspaceId = created.workspace_id;
+});
+
+test('keys create, list (no secrets), revoke', async () => {
+  const created = JSON.parse((await cli('keys', 'create', '--workspace', workspaceId, '--name', 'reporting', '--scope', 'Read-Only', '--json')).stdout);
+  assert.equal(Object.keys(created).sort(), ['id', 'key', 'name', 'scope', 'workspace_id']);
+  const listed = await cli('keys', 'list', '--workspace', workspaceId, '--json');
+  const keys = JSON.parse(listed.stdout) as Array<Record<string, unknown>>;
+  assert.is(keys.length, 2);
+  assert.not.ok(listed.stdout.includes(created.key), 'the secret is never listed');
+  assert.not.ok(listed.stdout.includes('secret_hash'));
+  assert.ok('last_used_at' in keys[0]!);
+  const revoked = JSON.parse((await cli('keys', 'revoke', created.id, '--json')).stdout);
+  assert.type(revoked.revoked_at, 'string');
+  const table = await cli('keys', 'list', '--workspace', workspaceId);
+  assert.match(table.stdout, /reporting/);
+});
+
+test('set-rate-limit and streams for auditors', async () => {
+  const updated = JSON.parse((await cli('workspaces', 'set-rate-limit', workspaceId, '5000', '--json')).stdout);
+  assert.is(updated.rate_limit_per_minute, 5000);
+  const streams = JSON.parse((await cli('streams', 'list', '--prefix', 'workspace-', '--json')).stdout);
+  assert.equal(streams, [{ stream: `workspace-${workspaceId}`, revision: 1, events: 2 }]);
+  const lines = (await cli('streams', 'read', `workspace-${workspaceId}`, '--json')).stdout.trim().split('\n').map((line) => JSON.parse(line));
+  assert.equal(lines.map((line) => line.type), ['WorkspaceCreated', 'WorkspaceRateLimitSet']);
+  assert.equal(Object.keys(lines[0]).sort(), ['data', 'id', 'metadata', 'position', 'revision', 'time', 'type']);
+  assert.is(lines[0].metadata.actor, 'cli');
+});
+
+test('projections status and rebuild', async () => {
+  const status = JSON.parse((await cli('projections', 'status', '--json')).stdout) as Array<{ name: string; lag: number }>;
+  assert.ok(status.some((entry) => entry.name === 'api_keys'));
+  assert.ok(status.every((entry) => entry.lag === 0));
+  const rebuilt = JSON.parse((await cli('projections', 'rebuild', 'api_keys', '--json')).stdout);
+  assert.equal(rebuilt.rebuilt, ['api_keys']);
+  const keys = JSON.parse((await cli('keys', 'list', '--workspace', workspaceId, '--json')).stdout);
+  assert.is(keys.length, 2);
+});
+
+test('bad arguments: a one-line error and exit code 2', async () => {
+  for (const args of [['bogus'], ['keys', 'create', '--workspace', workspaceId, '--name', 'x', '--scope', 'Root'], ['workspaces', 'set-rate-limit', workspaceId, 'fast'], ['keys', 'revoke', 'key_nope'], ['projections', 'rebuild', 'nope'], ['workspaces', 'create', '--nme', 'x']]) {
+    const { code, stderr } = await cli(...args);
+    assert.is(code, 2, args.join(' '));
+    assert.is(stderr.trim().split('\n').length, 1, stderr);
+    assert.match(stderr, /^error: /);
+  }
+});
+
+test.after(() => rmSync(dataDir, { recursive: true, force: true }));
+test.run();

@@ -1,0 +1,56 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { CommandHandler } from '../../commands/handler.ts';
+import type { Decider, DomainEvent } from '../../domain/shared/decider.ts';
+import { DomainError } from '../../domain/shared/errors.ts';
+import { createSqliteEventStore } from '../../infra/eventstore/sqlite.ts';
+
+type CounterEvent = DomainEvent<'Incremented', { by: number }>;
+type CounterCommand = { type: 'Increment'; by: number; max: number };
+const counter: Decider<CounterCommand, CounterEvent, { total: number }> = {
+  initialState: () => ({ total: 0 }),
+  evolve: (state, event) => ({ total: state.total + event.data.by }),
+  decide: (command, state) => {
+    if (state.total + command.by > command.max) throw new DomainError('invalid_state', 'over the maximum');
+    return [{ type: 'Incremented', data: { by: command.by } }];
+  },
+};
+const context = { workspaceId: 'ws_1', actor: 'test', now: new Date('2026-03-01T10:00:00Z'), correlationId: 'corr' };
+
+test('loads, folds, decides, appends with metadata and returns the position', async () => {
+  const directory = mkdtempSync(join(tmpdir(), 'handler-'));
+  const store = createSqliteEventStore(join(directory, 'events.db'));
+  const handler = new CommandHandler(store);
+  const result = await handler.handle(counter, 'counter-1', { type: 'Increment', by: 2, max: 10 }, context);
+  assert.equal(result.state, { total: 2 });
+  assert.is(result.revision, 0);
+  assert.is(result.position, await store.headPosition());
+  const [event] = await store.readStream('counter-1');
+  assert.equal(event!.metadata, { workspace_id: 'ws_1', actor: 'test', correlation_id: 'corr', causation_id: null, occurred_at: '2026-03-01T10:00:00.000Z', schema_version: 1 });
+  await store.close();
+  rmSync(directory, { recursive: true, force: true });
+});
+
+test('concurrent commands through separate handlers (two processes) retry on conflict and keep the invariant', async () => {
+  const directory = mkdtempSync(join(tmpdir(), 'handler-'));
+  const path = join(directory, 'events.db');
+  const storeA = createSqliteEventStore(path);
+  const storeB = createSqliteEventStore(path);
+  const a = new CommandHandler(storeA);
+  const b = new CommandHandler(storeB);
+  const outcomes = await Promise.allSettled(
+    Array.from({ length: 20 }, (_, index) => (index % 2 ? a : b).handle(counter, 'counter-2', { type: 'Increment', by: 1, max: 15 }, context)),
+  );
+  const refused = outcomes.filter((outcome) => outcome.status === 'rejected');
+  assert.is(refused.length, 5, 'exactly the commands past the maximum are refused');
+  for (const outcome of refused) assert.is(((outcome as PromiseRejectedResult).reason as DomainError).code, 'invalid_state');
+  assert.is((await storeA.readStream('counter-2')).length, 15);
+  await storeA.close();
+  await storeB.close();
+  rmSync(directory, { recursive: true, force: true });
+});
+
+test.run();

@@ -1,0 +1,28 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createRuntime, type Runtime } from '../../composition.ts';
+import { loadConfig } from '../../infra/config.ts';
+import { createLogger } from '../../infra/logger.ts';
+import type { ProcessManager } from '../../processes/process-manager.ts';
+
+/** A runtime on a temporary DATA_DIR (or a given one, to simulate a restart), with a manual clock by default. */
+export function testRuntime(options: {
+  dataDir?: string;
+  environment?: Record<string, string>;
+  processes?: (runtime: Runtime) => ProcessManager[];
+} = {}): { runtime: Runtime; dataDir: string; remove(): void } {
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'runtime-'));
+  const config = loadConfig({ DATA_DIR: dataDir, CLOCK: 'manual', CLOCK_START: '2026-03-01T10:00:00Z', EVENTSTORE_SYNC: 'normal', ...options.environment });
+  const runtime = createRuntime(config, createLogger('silent'), options.processes);
+  return { runtime, dataDir, remove: () => rmSync(dataDir, { recursive: true, force: true }) };
+}
+
+export async function eventually(check: () => boolean | Promise<boolean>, timeoutMs = 5_000, what = 'condition'): Promise<void> {
+  const started = Date.now();
+  while (Date.now() - started < timeoutMs) {
+    if (await check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}

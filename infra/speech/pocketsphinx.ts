@@ -1,0 +1,117 @@
+// Offline recogniser: Debian's pocketsphinx (0.8+5prealpha, CLI `pocketsphinx_continuous`) with the US English
+// wideband model from `pocketsphinx-en-us`. It is the only recogniser whose model installs offline here, so it
+// serves English only; other languages are refused with LanguageNotSupportedError rather than transcribed into
+// English-sounding nonsense.
+//
+// Audio is cut at pauses into pieces of at most `maxChunkSeconds`; pieces run as separate processes, at most
+// `concurrency` at once per recogniser instance.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ConcurrencyLimit } from './concurrency-limit.ts';
+import { runTool } from './external-tool.ts';
+import { recognizeInPieces } from './piecewise-recognition.ts';
+import {
+  LanguageNotSupportedError,
+  primaryLanguageSubtag,
+  RECOGNIZER_SAMPLE_RATE,
+  resultFromWords,
+  type RecognitionResult,
+  type RecognizedWord,
+  type SpeechRecognizer,
+} from './port.ts';
+import { encodeWav } from './wav.ts';
+
+export const DEBIAN_POCKETSPHINX_MODEL_DIR = '/usr/share/pocketsphinx/model/en-us';
+
+export interface PocketSphinxOptions {
+  /** Default `pocketsphinx_continuous`. */
+  binary?: string;
+  /** Directory holding `en-us/` (acoustic model), `en-us.lm.bin` and `cmudict-en-us.dict`. */
+  modelDir?: string;
+  /** Decoder processes at once for this instance; default: the number of cores. */
+  concurrency?: number;
+  /** Longest piece sent to one process; default 60 s (model loading costs about 0.5 s per piece). */
+  maxChunkSeconds?: number;
+}
+
+export class PocketSphinxRecognizer implements SpeechRecognizer {
+  readonly name = 'pocketsphinx';
+  private readonly binary: string;
+  private readonly modelDir: string;
+  private readonly maxChunkSeconds: number;
+  private readonly limit: ConcurrencyLimit;
+
+  constructor(options: PocketSphinxOptions = {}) {
+    this.binary = options.binary ?? 'pocketsphinx_continuous';
+    this.modelDir = options.modelDir ?? DEBIAN_POCKETSPHINX_MODEL_DIR;
+    this.maxChunkSeconds = options.maxChunkSeconds ?? 60;
+    this.limit = new ConcurrencyLimit(options.concurrency ?? availableParallelism());
+  }
+
+  supports(language: string): boolean {
+    return primaryLanguageSubtag(language) === 'en';
+  }
+
+  async recognize(pcm16kMono: Int16Array, language: string, signal?: AbortSignal): Promise<RecognitionResult> {
+    if (!this.supports(language)) throw new LanguageNotSupportedError(language, this.name);
+    const words = await recognizeInPieces(pcm16kMono, this.maxChunkSeconds, this.limit, signal, (samples, pieceSignal) =>
+      this.recognizePiece(samples, pieceSignal),
+    );
+    return resultFromWords(words);
+  }
+
+  private async recognizePiece(samples: Int16Array, signal: AbortSignal): Promise<RecognizedWord[]> {
+    const seconds = samples.length / RECOGNIZER_SAMPLE_RATE;
+    // The decoder opens its input by name, and Node's stdin pipes are sockets it cannot open: a temp file it is.
+    const directory = await mkdtemp(join(tmpdir(), 'pocketsphinx-'));
+    try {
+      const inputPath = join(directory, 'piece.wav');
+      await writeFile(inputPath, encodeWav({ sampleRate: RECOGNIZER_SAMPLE_RATE, channels: [samples] }));
+      const { stdout } = await runTool(
+        this.binary,
+        [
+          '-infile', inputPath,
+          '-samprate', String(RECOGNIZER_SAMPLE_RATE),
+          '-hmm', `${this.modelDir}/en-us`,
+          '-lm', `${this.modelDir}/en-us.lm.bin`,
+          '-dict', `${this.modelDir}/cmudict-en-us.dict`,
+          '-time', 'yes',
+          '-logfn', '/dev/null',
+        ],
+        { timeoutMs: 30_000 + seconds * 3_000, signal },
+      );
+      return parseTimedOutput(stdout.toString('utf8'));
+    } finally {
+      await rm(directory, { recursive: true, force: true });
+    }
+  }
+}
+
+// With `-time yes` each utterance prints its hypothesis line, then one line per token:
+// `word start end posterior`, e.g. `renewal 2.990 3.610 0.214450` (times in seconds from the input start).
+const TIMED_TOKEN_LINE = /^(\S+) (\d+(?:\.\d+)?) (\d+(?:\.\d+)?) (-?\d+(?:\.\d+)?)$/;
+
+export function parseTimedOutput(output: string): RecognizedWord[] {
+  const words: RecognizedWord[] = [];
+  for (const line of output.split('\n')) {
+    const match = TIMED_TOKEN_LINE.exec(line.trim());
+    if (match === null) continue;
+    const token = match[1]!;
+    if (isFiller(token)) continue;
+    words.push({
+      // `hello(2)` names the second pronunciation of `hello` in the dictionary.
+      word: token.replace(/\(\d+\)$/, ''),
+      start: Number(match[2]),
+      end: Number(match[3]),
+      // Posteriors come out slightly above 1 through rounding in log space.
+      confidence: Math.min(1, Math.max(0, Number(match[4]))),
+    });
+  }
+  return words;
+}
+
+/** `<s>`, `</s>`, `<sil>`, `[NOISE]`, `++BREATH++`: silence and noise markers, not words. */
+function isFiller(token: string): boolean {
+  return /^(<.*>|\[.*\]|\+\+.*\+\+)$/.test(token);
+}

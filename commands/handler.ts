@@ -12,7 +12,7 @@ export interface CommandContext {
   now: Date;
 }
 
-export interface CommandResult<Event extends DomainEvent, State> {
+export interface CommandResult<Event extends DomainEvent<string, object>, State> {
   /** The events appended (empty when the command changed nothing). */
   events: Event[];
   /** Global position of the last appended event, or of nothing (0) when no event was appended. */
@@ -47,7 +47,7 @@ export class CommandHandler {
     private readonly cacheSize = 1_000,
   ) {}
 
-  handle<Command, Event extends DomainEvent, State>(
+  handle<Command, Event extends DomainEvent<string, object>, State>(
     decider: Decider<Command, Event, State>,
     stream: string,
     command: Command,
@@ -67,7 +67,7 @@ export class CommandHandler {
   }
 
   /** Loads and folds a stream without deciding anything (for reads that need the aggregate's own state). */
-  async load<Event extends DomainEvent, State>(
+  async load<Event extends DomainEvent<string, object>, State>(
     decider: Pick<Decider<unknown, Event, State>, 'initialState' | 'evolve'>,
     stream: string,
   ): Promise<{ state: State; revision: number }> {
@@ -83,7 +83,7 @@ export class CommandHandler {
     return { state, revision };
   }
 
-  private async handleNow<Command, Event extends DomainEvent, State>(
+  private async handleNow<Command, Event extends DomainEvent<string, object>, State>(
     decider: Decider<Command, Event, State>,
     stream: string,
     command: Command,

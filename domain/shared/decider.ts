@@ -7,13 +7,13 @@ export interface DomainEvent<Type extends string = string, Data extends object =
   data: Data;
 }
 
-export interface Decider<Command, Event extends DomainEvent, State> {
+export interface Decider<Command, Event extends DomainEvent<string, object>, State> {
   initialState(): State;
   evolve(state: State, event: Event): State;
   decide(command: Command, state: State): Event[];
 }
 
-export function fold<Event extends DomainEvent, State>(
+export function fold<Event extends DomainEvent<string, object>, State>(
   decider: Pick<Decider<unknown, Event, State>, 'initialState' | 'evolve'>,
   events: Iterable<Event>,
   state: State = decider.initialState(),

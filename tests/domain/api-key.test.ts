@@ -10,8 +10,12 @@ const created = {
 };
 const revoked = { type: 'ApiKeyRevoked' as const, data: { key_id: 'key_1', workspace_id: 'ws_1', revoked_at: now.toISOString() } };
 
-test('creates a key with only the hash of its secret', () => given(decider).when(create).then([created]));
-test('refuses a duplicate key id', () => given(decider, [created]).when(create).thenThrows('invalid_state'));
+test('creates a key with only the hash of its secret', () => {
+  given(decider).when(create).then([created]);
+});
+test('refuses a duplicate key id', () => {
+  given(decider, [created]).when(create).thenThrows('invalid_state');
+});
 test('refuses an unknown scope and an empty name', () => {
   given(decider).when({ ...create, scope: 'Root' as never }).thenThrows('invalid_parameter', { field: 'scope', provided: 'Root' });
   given(decider).when({ ...create, name: '' }).thenThrows('invalid_parameter', { field: 'name' });
@@ -20,5 +24,7 @@ test('revokes; revoking again changes nothing (revocation is final)', () => {
   given(decider, [created]).when({ type: 'RevokeApiKey', now }).then([revoked]);
   given(decider, [created, revoked]).when({ type: 'RevokeApiKey', now }).thenNothing();
 });
-test('revoking a missing key is not found', () => given(decider).when({ type: 'RevokeApiKey', now }).thenThrows('resource_not_found'));
+test('revoking a missing key is not found', () => {
+  given(decider).when({ type: 'RevokeApiKey', now }).thenThrows('resource_not_found');
+});
 test.run();

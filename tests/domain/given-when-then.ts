@@ -7,7 +7,7 @@ import { DomainError } from '../../domain/shared/errors.ts';
  *   given(decider, [events]).when(command).then([events])
  *   given(decider, [events]).when(command).thenThrows('invalid_state')
  */
-export function given<Command, Event extends DomainEvent, State>(decider: Decider<Command, Event, State>, events: Event[] = []) {
+export function given<Command, Event extends DomainEvent<string, object>, State>(decider: Decider<Command, Event, State>, events: Event[] = []) {
   return {
     when(command: Command) {
       const run = () => decider.decide(command, fold(decider, events));

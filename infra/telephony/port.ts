@@ -1,0 +1,77 @@
+/**
+ * The telephony port: what the conversation engine needs of a carrier, and nothing carrier-specific. Adapters:
+ * `sandbox.ts` (in-process simulated callees, the default `TELEPHONY=sandbox`); a SIP trunk or CPaaS later.
+ *
+ * Time on a call is measured in seconds from the moment it was answered (the recording's zero), and every
+ * session method reports when its action started and ended on that timeline. A real carrier reports wall time
+ * since answer; the sandbox runs a virtual timeline, so calls finish at once but keep consistent timings.
+ */
+
+/** Mono 16-bit PCM. */
+export interface AudioClip {
+  pcm: Int16Array;
+  sampleRate: number;
+}
+
+export type DialOutcome = 'answered' | 'busy' | 'no_answer' | 'invalid_number' | 'carrier_error';
+
+export interface PlaceCallRequest {
+  callId: string;
+  /** E.164. */
+  to: string;
+  /** BCP-47, the call's language (the sandbox's callees answer in it). */
+  language: string;
+  /** 1-based attempt of this contact (the sandbox's `...08` numbers answer only from the second attempt). */
+  attempt: number;
+  /**
+   * Whether the caller needs the customer's audio (the call is recorded). A real line always carries audio; the
+   * sandbox synthesises its callee's voice only when asked, which keeps unrecorded sandbox calls cheap.
+   */
+  wantCustomerAudio: boolean;
+}
+
+export type PlaceCallResult =
+  | { outcome: 'answered'; ringSeconds: number; session: CallSession }
+  | { outcome: Exclude<DialOutcome, 'answered'>; ringSeconds: number; detail?: string };
+
+export interface Prompt {
+  text: string;
+  language: string;
+  /** The synthesised prompt. Required by carriers with `needsPromptAudio`; the sandbox times text alone. */
+  audio?: AudioClip;
+}
+
+export interface Span {
+  startSeconds: number;
+  endSeconds: number;
+}
+
+/** What came back from the customer while listening. */
+export type CustomerInput =
+  /** Speech; `text` when the carrier already knows it (the sandbox does), else the engine recognises `audio`. */
+  | ({ kind: 'speech'; text?: string; audio?: AudioClip } & Span)
+  | ({ kind: 'dtmf'; digits: string } & Span)
+  /** Nothing within the timeout. */
+  | ({ kind: 'silence' } & Span)
+  /** The customer hung up. */
+  | ({ kind: 'hangup' } & Span);
+
+export interface ListenOptions {
+  timeoutSeconds: number;
+  language: string;
+}
+
+/** An answered call. Methods run one at a time; the engine awaits each before the next. */
+export interface CallSession {
+  play(prompt: Prompt): Promise<Span>;
+  listen(options: ListenOptions): Promise<CustomerInput>;
+  /** Ends the call from our side; resolves with the call's end on the timeline. */
+  hangUp(): Promise<{ endSeconds: number }>;
+}
+
+export interface Telephony {
+  readonly name: string;
+  /** Whether prompts must carry synthesised audio (a real line). When false, text suffices (the sandbox). */
+  readonly needsPromptAudio: boolean;
+  placeCall(request: PlaceCallRequest): Promise<PlaceCallResult>;
+}

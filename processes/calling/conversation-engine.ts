@@ -1,0 +1,231 @@
+import type { CallTurn } from '../../domain/call.ts';
+import type { Disposition } from '../../domain/shared/disposition.ts';
+import { renderTemplate } from '../../domain/script-template.ts';
+import type { Script, ScriptIntent, ScriptNoInput, ScriptRoute, ScriptStep } from '../../domain/script-types.ts';
+import type { CallSession, CustomerInput, Telephony } from '../../infra/telephony/port.ts';
+import { CallRecordingBuilder } from './call-recording.ts';
+import type { ConversationSpeech, ExtraKeywords, ReplyClassifier } from './conversation-ports.ts';
+import { escalationSummary, type ConversationResult } from './conversation-result.ts';
+
+/**
+ * Runs a script against a live call, through ports only (telephony, speech, reply classifier): it knows no
+ * carrier. Each step says its text (the template filled with the contact's or the single call's variables),
+ * listens when the step listens, routes the reply (DTMF by `dtmf`, speech by the classified intent), re-prompts
+ * on silence or an unrecognised reply up to `no_input.retries` times, then takes the `no_input` route.
+ * The result (turns, disposition, escalation, timings, recording) becomes the dialer's commands.
+ */
+export interface ConversationRequest {
+  callId: string;
+  phone: string;
+  language: string;
+  /** 1-based attempt of the contact (1 for single calls). */
+  attempt: number;
+  script: Script;
+  /** Template values: the contact's variables plus `name` and `phone`, or the single call's metadata. */
+  variables: Readonly<Record<string, unknown>>;
+  recording: boolean;
+}
+
+export interface ConversationEngineDependencies {
+  telephony: Telephony;
+  speech: ConversationSpeech;
+  classifyReply: ReplyClassifier;
+  /** Guard against scripts that loop forever: the call ends after this many spoken steps. */
+  maxSpokenSteps?: number;
+}
+
+/** A call that reaches the end of its script without any route or step setting a disposition. */
+export const FALLBACK_DISPOSITION: Disposition = 'not_interested';
+const DEFAULT_MAX_SPOKEN_STEPS = 50;
+
+export class ConversationEngine {
+  constructor(private readonly dependencies: ConversationEngineDependencies) {}
+
+  async run(request: ConversationRequest): Promise<ConversationResult> {
+    const { telephony } = this.dependencies;
+    const placed = await telephony
+      .placeCall({ callId: request.callId, to: request.phone, language: request.language, attempt: request.attempt, wantCustomerAudio: request.recording })
+      .catch((error: unknown) => ({ outcome: 'carrier_error' as const, ringSeconds: 0, detail: error instanceof Error ? error.message : String(error) }));
+    if (placed.outcome !== 'answered') {
+      const failed = placed.outcome === 'invalid_number' || placed.outcome === 'carrier_error';
+      return {
+        callId: request.callId,
+        outcome: placed.outcome,
+        answered: false,
+        ringSeconds: placed.ringSeconds,
+        talkSeconds: 0,
+        durationSeconds: 0,
+        turns: [],
+        disposition: 'not_reachable',
+        escalation: null,
+        failure: failed ? { reason: placed.outcome as 'invalid_number' | 'carrier_error', detail: placed.detail ?? placed.outcome } : null,
+        customerHungUp: false,
+        recording: null,
+      };
+    }
+    const conversation = new Conversation(request, placed.session, this.dependencies);
+    try {
+      await conversation.run();
+    } catch (error) {
+      // Our side failed mid-call (speech, recogniser): free the line, then let the dialer record the failure.
+      await placed.session.hangUp().catch(() => undefined);
+      throw error;
+    }
+    const { endSeconds } = await placed.session.hangUp();
+    return conversation.result(placed.ringSeconds, endSeconds);
+  }
+}
+
+type RouteDecision =
+  | { kind: 'route'; route: ScriptRoute; atSeconds: number }
+  | { kind: 'no_input' }
+  | { kind: 'hangup' };
+
+/** One answered call's conversation: the state that would otherwise be threaded through every function. */
+class Conversation {
+  private readonly turns: CallTurn[] = [];
+  private disposition: Disposition | null = null;
+  private escalation: ConversationResult['escalation'] = null;
+  private customerHungUp = false;
+  private readonly recording: CallRecordingBuilder | null;
+
+  constructor(
+    private readonly request: ConversationRequest,
+    private readonly session: CallSession,
+    private readonly dependencies: ConversationEngineDependencies,
+  ) {
+    this.recording = request.recording ? new CallRecordingBuilder() : null;
+  }
+
+  async run(): Promise<void> {
+    const steps = stepsById(this.request.script);
+    const maxSpoken = this.dependencies.maxSpokenSteps ?? DEFAULT_MAX_SPOKEN_STEPS;
+    let step: ScriptStep | undefined = this.request.script.steps[0];
+    for (let spoken = 0; step !== undefined && spoken < maxSpoken; spoken++) {
+      if (step.disposition !== undefined) this.setDisposition(step.disposition);
+      const text = renderTemplate(step.say, this.request.variables);
+      await this.say(step, text);
+      let next: string | undefined = step.end ? undefined : step.next;
+      if (step.listen) {
+        const decision = await this.listenAndRoute(step, text);
+        if (decision.kind === 'hangup') return;
+        if (decision.kind === 'no_input') {
+          const noInput: ScriptNoInput = step.listen.no_input;
+          if (noInput.disposition !== undefined) this.setDisposition(noInput.disposition);
+          next = noInput.next ?? next;
+        } else {
+          const { route } = decision;
+          if (route.disposition !== undefined) this.setDisposition(route.disposition);
+          if (route.escalate && this.escalation === null) {
+            this.escalation = { reason: 'customer_requested_agent', atSeconds: decision.atSeconds, summary: escalationSummary(this.turns) };
+            this.disposition = 'escalated';
+          }
+          // A route's `next` is followed even from an `end` step: the route knows the answer, the step did not.
+          next = route.next ?? next;
+        }
+      }
+      step = next === undefined ? undefined : steps.get(next);
+    }
+  }
+
+  result(ringSeconds: number, endSeconds: number): ConversationResult {
+    return {
+      callId: this.request.callId,
+      outcome: 'answered',
+      answered: true,
+      ringSeconds,
+      talkSeconds: endSeconds,
+      durationSeconds: Math.round(endSeconds),
+      turns: this.turns,
+      disposition: this.disposition ?? FALLBACK_DISPOSITION,
+      escalation: this.escalation,
+      failure: null,
+      customerHungUp: this.customerHungUp,
+      recording: this.recording?.finish(endSeconds) ?? null,
+    };
+  }
+
+  /** Once escalated, the call stays `escalated`: the hand-over is what happened, whatever the closing step says. */
+  private setDisposition(disposition: Disposition): void {
+    if (this.escalation === null) this.disposition = disposition;
+  }
+
+  private async say(step: ScriptStep, text: string): Promise<void> {
+    const { speech, telephony } = this.dependencies;
+    const language = this.request.language;
+    // Synthesis is skipped when nothing needs the audio: the sandbox times text, and an unrecorded call keeps
+    // no copy (this is what lets the sandbox run hundreds of calls a second).
+    const audio = this.recording || telephony.needsPromptAudio ? await speech.synthesize(text, language, 'agent') : undefined;
+    const span = await this.session.play({ text, language, audio });
+    this.turns.push({ speaker: 'agent', text, start_seconds: span.startSeconds, end_seconds: span.endSeconds, step_id: step.id });
+    if (audio && this.recording) this.recording.add('agent', span.startSeconds, audio);
+  }
+
+  private async listenAndRoute(step: ScriptStep, promptText: string): Promise<RouteDecision> {
+    const listen = step.listen!;
+    for (let misses = 0; ; ) {
+      const input = await this.session.listen({ timeoutSeconds: listen.timeout_seconds, language: this.request.language });
+      if (input.kind === 'hangup') {
+        this.customerHungUp = true;
+        return { kind: 'hangup' };
+      }
+      const route = input.kind === 'silence' ? undefined : await this.understand(step, input);
+      if (route) return { kind: 'route', route, atSeconds: input.endSeconds };
+      if (++misses > listen.no_input.retries) return { kind: 'no_input' };
+      await this.say(step, promptText);
+    }
+  }
+
+  /** Records the customer's turn and finds the route it selects (undefined: not understood). */
+  private async understand(step: ScriptStep, input: Exclude<CustomerInput, { kind: 'silence' | 'hangup' }>): Promise<ScriptRoute | undefined> {
+    const routes = step.listen!.routes;
+    const turn: CallTurn = { speaker: 'customer', text: '', start_seconds: input.startSeconds, end_seconds: input.endSeconds, step_id: step.id };
+    this.turns.push(turn);
+    if (input.kind === 'dtmf') {
+      turn.text = `[pressed ${input.digits}]`;
+      turn.dtmf = input.digits;
+      const route = routes.find((candidate) => candidate.dtmf === input.digits);
+      turn.intent = route?.intent ?? null;
+      return route;
+    }
+    if (input.audio && this.recording) this.recording.add('customer', input.startSeconds, input.audio);
+    let text = input.text;
+    if (text === undefined && input.audio && this.dependencies.speech.recognize) {
+      text = (await this.dependencies.speech.recognize(input.audio, this.request.language)).text;
+    }
+    turn.text = text ?? '';
+    if (turn.text.trim() === '') {
+      turn.intent = null;
+      return undefined;
+    }
+    const { intent } = this.dependencies.classifyReply(turn.text, this.request.language, extraKeywordsOf(step));
+    const route = intent === null ? undefined : routes.find((candidate) => candidate.intent === intent);
+    turn.intent = route ? intent : null;
+    return route;
+  }
+}
+
+// Scripts are immutable values shared by every call of a campaign: index them once.
+const stepIndexes = new WeakMap<Script, Map<string, ScriptStep>>();
+const keywordIndexes = new WeakMap<ScriptStep, ExtraKeywords | undefined>();
+
+function stepsById(script: Script): Map<string, ScriptStep> {
+  let index = stepIndexes.get(script);
+  if (!index) {
+    index = new Map(script.steps.map((step) => [step.id, step]));
+    stepIndexes.set(script, index);
+  }
+  return index;
+}
+
+function extraKeywordsOf(step: ScriptStep): ExtraKeywords | undefined {
+  if (keywordIndexes.has(step)) return keywordIndexes.get(step);
+  let extras: Partial<Record<ScriptIntent, string[]>> | undefined;
+  for (const route of step.listen?.routes ?? []) {
+    if (!route.keywords || route.keywords.length === 0) continue;
+    extras ??= {};
+    (extras[route.intent] ??= []).push(...route.keywords);
+  }
+  keywordIndexes.set(step, extras);
+  return extras;
+}

@@ -23,7 +23,7 @@ export class CallRecordingBuilder {
 }
 
 /** Linear interpolation: enough for speech moving between 8 kHz telephone audio and 16 kHz recordings. */
-function resample(clip: AudioClip, targetRate: number): Int16Array {
+export function resample(clip: AudioClip, targetRate: number): Int16Array {
   if (clip.sampleRate === targetRate) return clip.pcm;
   const ratio = clip.sampleRate / targetRate;
   const length = Math.floor(clip.pcm.length / ratio);

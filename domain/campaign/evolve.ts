@@ -47,8 +47,20 @@ export function evolve(state: CampaignState, event: CampaignEvent): CampaignStat
       return state;
     }
     case 'ContactsAdded':
+      // ContactsAdded events come in index order without gaps (decide writes them so), hence push.
       for (const contact of event.data.contacts) {
-        state.contacts[contact.index] = { ...contact, status: 'pending', attempts: 0, call_ids: [], retry_due_at: null, disposition: null };
+        // An explicit literal (not a spread) gives all 100,000 contact objects one hidden class: a faster fold.
+        state.contacts.push({
+          index: contact.index,
+          phone: contact.phone,
+          name: contact.name,
+          variables: contact.variables,
+          status: 'pending',
+          attempts: 0,
+          call_ids: [],
+          retry_due_at: null,
+          disposition: null,
+        });
         state.indexByPhone.set(contact.phone, contact.index);
         state.statusCounts.pending++;
       }

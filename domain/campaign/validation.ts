@@ -48,7 +48,10 @@ export function validateContacts(contacts: readonly ContactInput[], firstIndex =
   return contacts.map((contact, position) => {
     const index = firstIndex + position;
     if (typeof contact !== 'object' || contact === null) throw invalidParameter(`contacts[${index}]`, contact, 'an object with phone and name');
-    const { phone, name, ...variables } = contact;
+    const { phone, name } = contact;
+    const variables: Record<string, unknown> = {};
+    // A loop rather than rest destructuring: this runs 100,000 times for a large campaign.
+    for (const key in contact) if (key !== 'phone' && key !== 'name' && Object.hasOwn(contact, key)) variables[key] = contact[key];
     if (!isE164(phone)) throw invalidParameter(`contacts[${index}].phone`, phone, E164_DESCRIPTION);
     const earlier = seen.get(phone);
     if (earlier !== undefined) {

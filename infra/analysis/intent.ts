@@ -1,0 +1,125 @@
+/**
+ * The customer's primary intent, from weighted phrase rules per language (lexicon/intent/*.ts).
+ *
+ * Only the customer's words count (all segments when nobody is labelled customer or agent). In each segment,
+ * every phrase match counts except those inside a longer match ("interested" inside "not interested"), and each
+ * label scores its heaviest phrase there; scores add up over segments. Interest phrases resolve to `loan_renewal_interest` when the call (any speaker) talks
+ * about renewing a loan, else to `interested`; a negated interest phrase ("renew nahi karna") counts for
+ * `not_interested` and a negated promise ("I can't pay") counts for nothing. The highest score wins; ties go
+ * by INTENT_PRIORITY; nothing scoring at least MINIMUM_SCORE gives null.
+ */
+import type { TranscriptSegment } from './port.ts';
+import { INTENT_LABELS, INTENT_PRIORITY, type IntentLabel } from './intent-labels.ts';
+import type { IntentRuleLabel } from './lexicon/intent/intent-lexicon.ts';
+import { intentLexicons } from './lexicon/intent/index.ts';
+import { lexiconKeysForWords, type LexiconKey } from './lexicon-selection.ts';
+import { isNegated, negationRule } from './negation.ts';
+import { tokenizeClauses } from './normalize.ts';
+import { containsAny, maximalMatches, PhraseIndex } from './phrase-index.ts';
+import { customerSegments } from './speaker-roles.ts';
+
+const MINIMUM_SCORE = 1;
+
+interface IntentCue {
+  label: IntentRuleLabel;
+  weight: number;
+}
+
+interface CompiledIntentLexicon {
+  cues: PhraseIndex<IntentCue>;
+  loanWords: PhraseIndex<true>;
+  renewalWords: PhraseIndex<true>;
+}
+
+const compiledLexicons = new Map<LexiconKey, CompiledIntentLexicon>();
+
+function compiledLexicon(key: LexiconKey): CompiledIntentLexicon {
+  let compiled = compiledLexicons.get(key);
+  if (!compiled) {
+    const lexicon = intentLexicons[key];
+    const cues: [string, IntentCue][] = [];
+    for (const [label, phrases] of Object.entries(lexicon.phrases) as [IntentRuleLabel, readonly (readonly [string, number])[]][]) {
+      for (const [phrase, weight] of phrases) cues.push([phrase, { label, weight }]);
+    }
+    compiled = {
+      cues: new PhraseIndex(cues, key),
+      loanWords: new PhraseIndex(lexicon.loanWords.map((word) => [word, true] as const), key),
+      renewalWords: new PhraseIndex(lexicon.renewalWords.map((word) => [word, true] as const), key),
+    };
+    compiledLexicons.set(key, compiled);
+  }
+  return compiled;
+}
+
+interface AnalysedSegment {
+  clauses: string[][];
+  keys: LexiconKey[];
+}
+
+function analyse(segment: TranscriptSegment, language: string): AnalysedSegment {
+  const clauses = tokenizeClauses(segment.text, language);
+  return { clauses, keys: lexiconKeysForWords(language, clauses.flat()) };
+}
+
+/** The heaviest cue of each rule label in one segment. */
+function segmentCueScores(segment: AnalysedSegment): Map<IntentRuleLabel, number> {
+  const best = new Map<IntentRuleLabel, number>();
+  const lexicons = segment.keys.map(compiledLexicon);
+  const indexes = lexicons.map((lexicon) => lexicon.cues);
+  const negationRules = segment.keys.map(negationRule);
+  for (const words of segment.clauses) {
+    const matches = maximalMatches(indexes, words);
+    const covered = new Set<number>();
+    for (const match of matches) for (let i = match.start; i < match.end; i++) covered.add(i);
+    for (const match of matches) {
+      let label = match.value.label;
+      if (label === 'interest' || label === 'payment_promise') {
+        if (isNegated(words, match.start, match.end, negationRules, covered)) {
+          if (label === 'payment_promise') continue;
+          label = 'not_interested';
+        }
+      }
+      best.set(label, Math.max(best.get(label) ?? 0, match.value.weight));
+    }
+  }
+  return best;
+}
+
+function talksAboutLoanRenewal(segments: readonly AnalysedSegment[]): boolean {
+  let loan = false;
+  let renewal = false;
+  for (const segment of segments) {
+    const lexicons = segment.keys.map(compiledLexicon);
+    for (const words of segment.clauses) {
+      loan ||= containsAny(lexicons.map((lexicon) => lexicon.loanWords), words);
+      renewal ||= containsAny(lexicons.map((lexicon) => lexicon.renewalWords), words);
+    }
+  }
+  return loan && renewal;
+}
+
+/** The score of every intent label for the transcript (all zero when nothing matched). */
+export function intentScores(segments: readonly TranscriptSegment[], language: string): Record<IntentLabel, number> {
+  const scores = Object.fromEntries(INTENT_LABELS.map((label) => [label, 0])) as Record<IntentLabel, number>;
+  const customer = new Set(customerSegments(segments));
+  const analysed = segments.map((segment) => ({ segment, analysis: analyse(segment, language) }));
+  const interestLabel: IntentLabel = talksAboutLoanRenewal(analysed.map((a) => a.analysis))
+    ? 'loan_renewal_interest'
+    : 'interested';
+  for (const { segment, analysis } of analysed) {
+    if (!customer.has(segment)) continue;
+    for (const [label, score] of segmentCueScores(analysis)) {
+      scores[label === 'interest' ? interestLabel : label] += score;
+    }
+  }
+  return scores;
+}
+
+export function detectIntent(segments: readonly TranscriptSegment[], language: string): IntentLabel | null {
+  const scores = intentScores(segments, language);
+  let winner: IntentLabel | null = null;
+  for (const label of INTENT_PRIORITY) {
+    if (scores[label] >= MINIMUM_SCORE && (winner === null || scores[label] > scores[winner])) winner = label;
+  }
+  return winner;
+}

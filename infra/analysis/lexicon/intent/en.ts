@@ -1,0 +1,87 @@
+/** English intent rules (Indian call-centre English). See intent-lexicon.ts for the weights. */
+import type { IntentLexicon } from './intent-lexicon.ts';
+
+export const englishIntents: IntentLexicon = {
+  phrases: {
+    interest: [
+      ['interested', 2], ['i am interested', 3], ["i'm interested", 3], ['sounds good', 1], ['go ahead', 2],
+      ['please proceed', 2], ['proceed', 1], ['process it', 2], ['process the', 2], ['sign up', 2],
+      ['sign me up', 3], ['send me the details', 2], ['send the details', 2], ['send details', 2],
+      ['send me the brochure', 2], ['share the details', 2], ['send me the link', 2], ['i will apply', 2],
+      ["i'll apply", 2], ['apply', 1], ['i want it', 2], ["i'll take it", 2], ['i will take', 2],
+      ["i'll take", 2], ['tell me more', 1], ["let's do it", 2], ['renew', 3], ['renewal', 2], ['renew it', 3],
+      ['extend', 2], ['extend the loan', 3], ['continue the loan', 2], ['count me in', 2], ['book it', 2],
+      ['yes please', 1], ['i want to buy', 3], ['i would like to', 1], ['want to hear more', 1],
+      ['what are the documents', 1], ['documents list', 1], ['what documents', 1],
+    ],
+    not_interested: [
+      ['not interested', 3], ['no interest', 2], ["don't want", 2], ['do not want', 2], ["don't need", 2],
+      ['do not need', 2], ['not required', 2], ['no need', 2], ['no thanks', 2], ['no thank you', 2],
+      ['not looking', 2], ["i'll pass", 2], ['not for me', 2], ['not keen', 2], ['already have', 1],
+      ['not buying', 2], ['not taking', 2], ['not now', 1], ['maybe later', 1],
+    ],
+    payment_promise: [
+      ['i will pay', 3], ["i'll pay", 3], ['will pay', 2], ['will make the payment', 3], ['make the payment by', 3],
+      ["i'll transfer", 3], ['i will transfer', 3], ['will transfer', 2], ['pay it by', 2], ['pay by', 2],
+      ['pay tomorrow', 3], ['pay today', 3], ['pay the rest', 2], ['pay half', 2], ['pay the balance', 2],
+      ['i can pay', 2], ['clear the dues', 2], ['clear it by', 2], ['will deposit', 2], ['promise', 2],
+      ['definitely pay', 3], ["i'll clear", 2], ['i will clear', 2], ["i'll settle", 2], ['pay next week', 3],
+      ['pay on', 1], ['pay after', 1], ['will be paid', 2], ["i'll send the money", 3], ['send the amount', 2],
+    ],
+    payment_query: [
+      ['how much', 2], ['outstanding', 2], ['balance', 1], ['due date', 2], ['due amount', 2], ['amount due', 2],
+      ['minimum due', 2], ['how many emis', 3], ['emis are left', 2], ['emi left', 2], ['emis left', 2],
+      ['remaining emi', 2], ['remaining emis', 2], ['late fee', 1], ['charges', 1], ['can i pay', 2],
+      ['how do i pay', 3], ['how can i pay', 3], ['pay through', 2], ['payment link', 2], ['upi', 1],
+      ['statement', 1], ['foreclosure amount', 2], ['payment options', 2], ['what is my emi', 3],
+      ['emi amount', 2], ['bill', 1], ['total amount', 2], ['how much do i have to pay', 3], ['interest charged', 1],
+    ],
+    policy_query: [
+      ['policy', 1], ['cover', 1], ['covered', 2], ['coverage', 2], ['does this policy', 3], ['does the policy', 3],
+      ['sum assured', 3], ['premium', 1], ['claim process', 2], ['how to claim', 3], ['how do i claim', 3],
+      ['rider', 2], ['maturity', 2], ['nominee', 2], ['no claim bonus', 3], ['ncb', 2], ['included in the policy', 3],
+      ['is it covered', 3], ['what does it cover', 3], ['policy details', 2], ['waiting period', 3], ['cashless', 2],
+      ['deductible', 2], ['surrender value', 3], ['policy term', 2], ['roadside assistance', 2],
+    ],
+    complaint: [
+      ['complaint', 3], ['complain', 3], ['grievance', 3], ['charged twice', 3], ['deducted twice', 3],
+      ['double deduction', 3], ['refund', 2], ['money back', 2], ['not received', 2], ["haven't received", 2],
+      ["didn't receive", 2], ['poor service', 3], ['bad service', 3], ['worst service', 3], ['poor', 1],
+      ['terrible', 1], ['worst', 1], ['disappointed', 1], ['frustrating', 1], ['rejected', 2], ['claim rejected', 3],
+      ['not working', 2], ["doesn't work", 2], ['fraud', 3], ['cheated', 3], ['harassing', 2], ['harassment', 2],
+      ['rude', 2], ['misbehaved', 3], ['wrong charge', 3], ['charged extra', 2], ['hidden charges', 3],
+      ['overcharged', 3], ['nobody fixed', 2], ['no one helped', 2], ['nobody helped', 2], ['escalate', 2],
+      ['ombudsman', 3], ['consumer court', 3], ['unacceptable', 2], ['payment failed', 2], ['still not', 1],
+    ],
+    callback_request: [
+      ['call me back', 3], ['call back', 3], ['callback', 3], ['call later', 3], ['call me later', 3],
+      ['call me tomorrow', 3], ['call tomorrow', 3], ['call after', 3], ['call me after', 3], ['ring me back', 3],
+      ['ring me later', 3], ['call in the evening', 3], ['call me in the evening', 3], ['call me next week', 3],
+      ['talk later', 3], ['speak later', 3], ['another time', 2], ["i'm busy", 2], ['busy right now', 2],
+      ['busy now', 2], ['in a meeting', 2], ["i'm driving", 2], ['driving right now', 2], ['not a good time', 2],
+      ['bad time', 2], ['later', 1], ['some other time', 2], ['call me at', 2], ['try later', 2],
+      ['after some time', 2], ["i'll call you back", 2], ['call me in', 2],
+    ],
+    human_agent_request: [
+      ['real person', 3], ['human', 3], ['speak to a person', 3], ['talk to a person', 3], ['speak to someone', 2],
+      ['talk to someone', 2], ['speak to an agent', 3], ['talk to an agent', 3], ['customer care executive', 3],
+      ['executive', 2], ['officer', 2], ['manager', 2], ['supervisor', 3], ['senior', 2], ['connect me', 3],
+      ['transfer me', 3], ['not a machine', 3], ['talk to a machine', 3], ['robot', 2], ['machine', 2],
+      ['live agent', 3], ['representative', 3],
+    ],
+    dnd_request: [
+      ['do not call', 3], ["don't call", 3], ['stop calling', 3], ['never call', 3], ['remove my number', 3],
+      ['delete my number', 3], ['take my number off', 3], ['dnd', 3], ['do not disturb', 3], ['unsubscribe', 3],
+      ['no more calls', 3], ['stop these calls', 3], ['stop sending', 2], ['block', 1], ['remove me from', 3],
+    ],
+    wrong_number: [
+      ['wrong number', 3], ['wrong person', 3], ['no one by that name', 3], ['nobody by that name', 3],
+      ['no such person', 3], ["doesn't live here", 3], ['does not live here', 3], ['you have the wrong', 3],
+      ["don't know any", 3], ["don't know him", 3], ["don't know her", 3], ["don't know who", 2],
+      ['not his number', 3], ['not her number', 3], ['no one named', 3], ["there's no", 1], ['number belongs to me', 2],
+      ['my number now', 2], ['this is not', 1],
+    ],
+  },
+  loanWords: ['loan', 'loans'],
+  renewalWords: ['renew', 'renewal', 'renewed', 'renewing', 'extend', 'extension'],
+};

@@ -1,0 +1,152 @@
+/**
+ * A 2-4 sentence summary: one templated English sentence on what the call was about and how it ended, then
+ * the 1-3 most central sentences of the transcript in the call's own language (extractive).
+ *
+ * Centrality is TextRank: sentences (Intl.Segmenter sentence split of each segment) are nodes, edges weigh
+ * shared content words, |A ∩ B| / (log(|A| + 1) + log(|B| + 1)), and PageRank (damping 0.85) ranks them.
+ * Sentences of fewer than MIN_SENTENCE_WORDS words ("Yes, speaking.") are only used when nothing else exists.
+ * Chosen sentences keep transcript order and are prefixed with their speaker ("Customer: ...").
+ */
+import type { TranscriptSegment } from './port.ts';
+import { INTENT_DESCRIPTIONS, isIntentLabel } from './intent-labels.ts';
+import { detectIntent } from './intent.ts';
+import { lexiconKeysForWords } from './lexicon-selection.ts';
+import { stopwords } from './lexicon/stopwords.ts';
+import { languageSubtag, normalizeText, tokenize } from './normalize.ts';
+import { analyzeSentiment, sentimentBucket } from './sentiment.ts';
+
+const MIN_SENTENCE_WORDS = 3;
+const DAMPING = 0.85;
+const ITERATIONS = 40;
+
+const DISPOSITION_ENDINGS: Record<string, string> = {
+  interested: 'with the customer interested',
+  not_interested: 'with the customer not interested',
+  callback: 'with a callback to arrange',
+  not_reachable: 'without reaching the customer',
+  dnd: 'with the number marked do-not-call',
+  escalated: 'escalated to a human agent',
+};
+
+interface Sentence {
+  position: number;
+  speaker: string;
+  text: string;
+  words: string[];
+  contentWords: Set<string>;
+}
+
+const stopwordSets = new Map<string, Set<string>>();
+
+function stopwordSet(key: keyof typeof stopwords): Set<string> {
+  let set = stopwordSets.get(key);
+  if (!set) {
+    set = new Set(stopwords[key].map(normalizeText));
+    stopwordSets.set(key, set);
+  }
+  return set;
+}
+
+function splitSentences(segments: readonly TranscriptSegment[], language: string): Sentence[] {
+  const segmenter = new Intl.Segmenter(languageSubtag(language) || 'en', { granularity: 'sentence' });
+  const sentences: Sentence[] = [];
+  const inTimeOrder = [...segments].sort((a, b) => a.start_time - b.start_time);
+  for (const segment of inTimeOrder) {
+    for (const part of segmenter.segment(segment.text)) {
+      const text = part.segment.trim();
+      const words = tokenize(text, language);
+      if (words.length === 0) continue;
+      const ignored = lexiconKeysForWords(language, words).map(stopwordSet);
+      const contentWords = new Set(words.filter((word) => !ignored.some((set) => set.has(word))));
+      sentences.push({ position: sentences.length, speaker: segment.speaker, text, words, contentWords });
+    }
+  }
+  return sentences;
+}
+
+function similarity(a: Sentence, b: Sentence): number {
+  if (a.contentWords.size === 0 || b.contentWords.size === 0) return 0;
+  let shared = 0;
+  for (const word of a.contentWords) if (b.contentWords.has(word)) shared++;
+  return shared / (Math.log(a.contentWords.size + 1) + Math.log(b.contentWords.size + 1));
+}
+
+/** TextRank scores, one per sentence. */
+export function textRank(sentences: readonly Sentence[]): number[] {
+  const count = sentences.length;
+  const weights = sentences.map((a, i) => sentences.map((b, j) => (i === j ? 0 : similarity(a, b))));
+  const outgoing = weights.map((row) => row.reduce((sum, weight) => sum + weight, 0));
+  let scores = new Array<number>(count).fill(1);
+  for (let iteration = 0; iteration < ITERATIONS; iteration++) {
+    scores = scores.map((_, i) => {
+      let incoming = 0;
+      for (let j = 0; j < count; j++) if (outgoing[j]! > 0) incoming += (weights[j]![i]! / outgoing[j]!) * scores[j]!;
+      return 1 - DAMPING + DAMPING * incoming;
+    });
+  }
+  return scores;
+}
+
+/** How many sentences to extract: the template plus these makes 2 to 4. */
+function extractCount(available: number): number {
+  if (available <= 1) return available;
+  return available <= 6 ? 2 : 3;
+}
+
+function speakerName(speaker: string): string {
+  const spaced = speaker.replace(/_/g, ' ').trim();
+  return spaced ? spaced[0]!.toUpperCase() + spaced.slice(1) : 'Speaker';
+}
+
+const TERMINAL_PUNCTUATION = /[.!?।॥]["'”’)]*$/u;
+const DEVANAGARI = /\p{Script=Devanagari}/u;
+
+function asSentence(sentence: Sentence): string {
+  const closed = TERMINAL_PUNCTUATION.test(sentence.text)
+    ? sentence.text
+    : `${sentence.text}${DEVANAGARI.test(sentence.text) ? '।' : '.'}`;
+  return `${speakerName(sentence.speaker)}: ${closed}`;
+}
+
+function templateSentence(
+  segments: readonly TranscriptSegment[],
+  language: string,
+  intent: string | null,
+  disposition: string | null | undefined,
+): string {
+  const intentClause =
+    intent === null
+      ? 'No clear customer intent was detected'
+      : `The customer's main intent was ${isIntentLabel(intent) ? INTENT_DESCRIPTIONS[intent] : intent.replace(/_/g, ' ')}`;
+  const tone = sentimentBucket(analyzeSentiment(segments, language).overall);
+  const ending = disposition
+    ? `, and the call ended ${DISPOSITION_ENDINGS[disposition] ?? `as ${disposition.replace(/_/g, ' ')}`}`
+    : '';
+  return `${intentClause}; the customer's tone was ${tone}${ending}.`;
+}
+
+export function summarize(input: {
+  segments: readonly TranscriptSegment[];
+  language: string;
+  intent?: string | null;
+  disposition?: string | null;
+}): string {
+  const { segments, language } = input;
+  const intent = input.intent === undefined ? detectIntent(segments, language) : input.intent;
+  const template = templateSentence(segments, language, intent, input.disposition);
+
+  const sentences = splitSentences(segments, language);
+  if (sentences.length === 0) return `${template} No speech was transcribed.`;
+  const substantial = sentences.filter((sentence) => sentence.words.length >= MIN_SENTENCE_WORDS);
+  const candidates = substantial.length > 0 ? substantial : sentences;
+
+  const scores = textRank(candidates);
+  const ranked = candidates
+    .map((sentence, index) => ({ sentence, score: scores[index]! + 1e-6 * sentence.contentWords.size }))
+    .sort((a, b) => b.score - a.score || a.sentence.position - b.sentence.position);
+  const chosen = ranked
+    .slice(0, extractCount(candidates.length))
+    .map((entry) => entry.sentence)
+    .sort((a, b) => a.position - b.position);
+  return [template, ...chosen.map(asSentence)].join(' ');
+}

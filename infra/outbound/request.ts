@@ -1,0 +1,132 @@
+import { lookup as dnsLookup } from 'node:dns/promises';
+import http, { type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
+import https from 'node:https';
+import { isIP, type LookupFunction } from 'node:net';
+import { isPublicAddress } from './address-policy.ts';
+
+/**
+ * Outbound HTTP for webhooks and audio downloads, guarded against server-side request forgery: the host is
+ * resolved once, every address it resolves to must be public (unless private targets are allowed), and the
+ * connection goes to the address that was checked, so a DNS answer that changes between check and connect
+ * (rebinding) cannot slip through. Redirects are followed only when asked, each one checked again.
+ */
+export class OutboundTargetRefused extends Error {
+  readonly code = 'target_not_allowed';
+  constructor(message: string) {
+    super(message);
+    this.name = 'OutboundTargetRefused';
+  }
+}
+
+export interface VettedTarget {
+  url: URL;
+  address: string;
+  family: 4 | 6;
+}
+
+export interface OutboundPolicy {
+  allowPrivateTargets: boolean;
+  protocols: ReadonlyArray<'http:' | 'https:'>;
+}
+
+export async function vetTarget(rawUrl: string, policy: OutboundPolicy): Promise<VettedTarget> {
+  let url: URL;
+  try {
+    url = new URL(rawUrl);
+  } catch {
+    throw new OutboundTargetRefused(`not a URL: ${rawUrl}`);
+  }
+  if (!policy.protocols.includes(url.protocol as 'http:' | 'https:')) {
+    throw new OutboundTargetRefused(`${url.protocol} URLs are not allowed (allowed: ${policy.protocols.join(', ')})`);
+  }
+  if (url.username || url.password) throw new OutboundTargetRefused('URLs with credentials are not allowed');
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  let addresses: Array<{ address: string; family: number }>;
+  if (isIP(host)) {
+    addresses = [{ address: host, family: isIP(host) }];
+  } else {
+    try {
+      addresses = await dnsLookup(host, { all: true, verbatim: true });
+    } catch {
+      throw new OutboundTargetRefused(`the host ${host} does not resolve`);
+    }
+  }
+  if (addresses.length === 0) throw new OutboundTargetRefused(`the host ${host} does not resolve`);
+  if (!policy.allowPrivateTargets) {
+    const blocked = addresses.find((entry) => !isPublicAddress(entry.address));
+    if (blocked) throw new OutboundTargetRefused(`${host} resolves to ${blocked.address}, a private, loopback, link-local or reserved address`);
+  }
+  const chosen = addresses[0]!;
+  return { url, address: chosen.address, family: chosen.family === 6 ? 6 : 4 };
+}
+
+/** A `lookup` for http(s).request that always answers with the vetted address. */
+function pinnedLookup(target: VettedTarget): LookupFunction {
+  return ((_hostname: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
+    if (options?.all) callback(null, [{ address: target.address, family: target.family }]);
+    else callback(null, target.address, target.family);
+  }) as LookupFunction;
+}
+
+export interface OutboundRequest {
+  method?: 'GET' | 'POST';
+  headers?: Record<string, string>;
+  body?: Buffer | string;
+  /** Whole-request deadline: connect, headers and (for `send`) the body. */
+  timeoutMs: number;
+  maxRedirects?: number;
+  policy: OutboundPolicy;
+  signal?: AbortSignal;
+}
+
+export interface OutboundResponse {
+  status: number;
+  headers: IncomingHttpHeaders;
+  /** The final URL after redirects. */
+  url: string;
+  body: IncomingMessage;
+}
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
+/** Sends a request and resolves with the response head; the caller reads (or destroys) `body`. */
+export async function openOutbound(rawUrl: string, request: OutboundRequest): Promise<OutboundResponse> {
+  let currentUrl = rawUrl;
+  let method = request.method ?? 'GET';
+  let body = request.body;
+  for (let redirects = 0; ; redirects++) {
+    const target = await vetTarget(currentUrl, request.policy);
+    const response = await sendOnce(target, { ...request, method, body });
+    const location = response.headers.location;
+    if (!REDIRECTS.has(response.status) || !location || redirects >= (request.maxRedirects ?? 0)) {
+      return { ...response, url: target.url.toString() };
+    }
+    response.body.resume();
+    currentUrl = new URL(location, target.url).toString();
+    if (response.status === 303 || ((response.status === 301 || response.status === 302) && method === 'POST')) {
+      method = 'GET';
+      body = undefined;
+    }
+  }
+}
+
+function sendOnce(target: VettedTarget, request: OutboundRequest & { method: 'GET' | 'POST' }): Promise<Omit<OutboundResponse, 'url'>> {
+  return new Promise((resolve, reject) => {
+    const client = target.url.protocol === 'https:' ? https : http;
+    const outgoing = client.request(
+      target.url,
+      {
+        method: request.method,
+        headers: request.headers,
+        lookup: pinnedLookup(target),
+        signal: request.signal,
+        // Certificates are checked against the URL's host name, not the pinned address.
+        servername: isIP(target.url.hostname) ? undefined : target.url.hostname,
+      },
+      (incoming) => resolve({ status: incoming.statusCode ?? 0, headers: incoming.headers, body: incoming }),
+    );
+    outgoing.setTimeout(request.timeoutMs, () => outgoing.destroy(new Error(`no response within ${request.timeoutMs} ms`)));
+    outgoing.on('error', reject);
+    outgoing.end(request.body);
+  });
+}

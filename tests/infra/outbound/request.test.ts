@@ -1,0 +1,88 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { isPublicAddress } from '../../../infra/outbound/address-policy.ts';
+import { OutboundTargetRefused, openOutbound, vetTarget } from '../../../infra/outbound/request.ts';
+
+const strict = { allowPrivateTargets: false, protocols: ['http:', 'https:'] as const };
+const permissive = { allowPrivateTargets: true, protocols: ['http:', 'https:'] as const };
+
+test('address policy: private, loopback, link-local, metadata, multicast and mapped forms are not public', () => {
+  for (const address of ['127.0.0.1', '127.9.9.9', '10.1.2.3', '172.16.0.1', '172.31.255.255', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '224.0.0.1', '255.255.255.255', '::1', '::', 'fe80::1', 'fd00::1', 'ff02::1', '::ffff:127.0.0.1', '::ffff:7f00:1', '::ffff:169.254.169.254', 'not-an-ip']) {
+    assert.not.ok(isPublicAddress(address), address);
+  }
+  for (const address of ['8.8.8.8', '1.1.1.1', '172.32.0.1', '2001:4860:4860::8888', '::ffff:8.8.8.8']) {
+    assert.ok(isPublicAddress(address), address);
+  }
+});
+
+async function refused(url: string, policy = strict): Promise<string> {
+  try {
+    await vetTarget(url, policy);
+  } catch (error) {
+    assert.instance(error, OutboundTargetRefused);
+    return (error as Error).message;
+  }
+  assert.unreachable(`${url} should be refused`);
+  return '';
+}
+
+test('refuses loopback, private, metadata and names resolving to loopback, before any connection', async () => {
+  assert.match(await refused('https://127.0.0.1/hook'), /127\.0\.0\.1/);
+  await refused('https://10.0.0.7/hook');
+  await refused('http://169.254.169.254/latest/meta-data/');
+  await refused('https://[::1]:8443/hook');
+  await refused('https://[::ffff:127.0.0.1]/hook');
+  assert.match(await refused('https://localhost/hook'), /localhost resolves to/);
+  await refused('ftp://example.com/file');
+  await refused('https://user:pass@example.com/');
+  await refused('not a url');
+  await refused('http://example.com/', { allowPrivateTargets: true, protocols: ['https:'] as const });
+});
+
+function listen(handler: Parameters<typeof createServer>[1]): Promise<{ server: Server; url: string }> {
+  const server = createServer(handler);
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` })));
+}
+
+test('with private targets allowed, connects to the checked address and follows redirects only when asked', async () => {
+  const { server, url } = await listen((request, response) => {
+    if (request.url === '/redirect') {
+      response.writeHead(302, { location: '/final' }).end();
+      return;
+    }
+    response.writeHead(200, { 'content-type': 'text/plain' }).end(`hello ${request.method} ${request.url}`);
+  });
+  try {
+    const direct = await openOutbound(`${url}/redirect`, { timeoutMs: 2_000, policy: permissive });
+    assert.is(direct.status, 302, 'no redirects by default');
+    direct.body.resume();
+    const followed = await openOutbound(`${url}/redirect`, { timeoutMs: 2_000, policy: permissive, maxRedirects: 3 });
+    assert.is(followed.status, 200);
+    assert.is(followed.url, `${url}/final`);
+    let text = '';
+    for await (const chunk of followed.body) text += chunk;
+    assert.is(text, 'hello GET /final');
+    const localhost = await openOutbound(url.replace('127.0.0.1', 'localhost') + '/x', { timeoutMs: 2_000, policy: permissive });
+    assert.is(localhost.status, 200);
+    localhost.body.resume();
+  } finally {
+    server.close();
+  }
+});
+
+test('a server that does not answer in time fails the request', async () => {
+  const { server, url } = await listen((_request, response) => void setTimeout(() => response.end('late'), 1_500));
+  try {
+    await openOutbound(`${url}/slow`, { timeoutMs: 200, policy: permissive });
+    assert.unreachable('should time out');
+  } catch (error) {
+    assert.match((error as Error).message, /no response within 200 ms/);
+  } finally {
+    server.closeAllConnections();
+    server.close();
+  }
+});
+
+test.run();

@@ -38,6 +38,9 @@ export interface ScriptState {
   workspaceId: string;
   version: number;
   latest: Script | null;
+  createdAt: string;
+  /** When the latest version was published. */
+  updatedAt: string;
 }
 
 export const scriptStream = (scriptId: string): string => `script-${scriptId}`;
@@ -192,14 +195,18 @@ function sameJson(left: unknown, right: unknown): boolean {
 }
 
 export const scriptDecider: Decider<ScriptCommand, ScriptEvent, ScriptState> = {
-  initialState: () => ({ status: 'none', scriptId: '', workspaceId: '', version: 0, latest: null }),
+  initialState: () => ({ status: 'none', scriptId: '', workspaceId: '', version: 0, latest: null, createdAt: '', updatedAt: '' }),
 
   evolve(state, event) {
     switch (event.type) {
-      case 'ScriptCreated':
+      case 'ScriptCreated': {
+        const { script_id, workspace_id, version, name, single_call_enabled, steps, created_at } = event.data;
+        const latest = { name, single_call_enabled, steps };
+        return { status: 'active', scriptId: script_id, workspaceId: workspace_id, version, latest, createdAt: created_at, updatedAt: created_at };
+      }
       case 'ScriptVersionPublished': {
-        const { script_id, workspace_id, version, name, single_call_enabled, steps } = event.data;
-        return { status: 'active', scriptId: script_id, workspaceId: workspace_id, version, latest: { name, single_call_enabled, steps } };
+        const { version, name, single_call_enabled, steps, published_at } = event.data;
+        return { ...state, version, latest: { name, single_call_enabled, steps }, updatedAt: published_at };
       }
       case 'ScriptDeleted':
         return { ...state, status: 'deleted' };

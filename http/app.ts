@@ -1,9 +1,61 @@
-import { Hono } from 'hono';
+import { OpenAPIHono } from '@hono/zod-openapi';
+import { readFileSync } from 'node:fs';
 import type { Runtime } from '../composition.ts';
+import type { AppEnv } from './context.ts';
+import { validationHook } from './define-route.ts';
+import { defaultDependencies, type HttpDependencies } from './dependencies.ts';
+import { ApiError, createErrorHandler, errorResponse } from './errors.ts';
+import { IdempotencyStore } from './idempotency/store.ts';
+import { HttpMetrics } from './metrics.ts';
+import { authenticate } from './middleware/auth.ts';
+import { idempotency } from './middleware/idempotency.ts';
+import { jsonBody } from './middleware/json-body.ts';
+import { rateLimit } from './middleware/rate-limit.ts';
+import { requestContext } from './middleware/request-context.ts';
+import { resolveRoute } from './middleware/resolve-route.ts';
+import { requireScope } from './middleware/scope.ts';
+import { refuseKeysInUrl } from './middleware/url-key-guard.ts';
+import { apiReferenceRoutes } from './openapi.ts';
+import { apiKeyRoutes } from './routes/api-keys.ts';
+import { operationsRoutes } from './routes/operations.ts';
+import { scriptRoutes } from './routes/scripts.ts';
 
-// Placeholder until the HTTP platform lands.
-export function createHttpApp(_runtime: Runtime): Hono {
-  const app = new Hono();
-  app.get('/health', (c) => c.json({ status: 'ok' }));
+export type HttpApp = OpenAPIHono<AppEnv>;
+
+const packageVersion = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+
+/**
+ * The HTTP API. Every request goes through the same chain, so a new resource gets all of it by being mounted:
+ *
+ *   request id + log line + metrics → key-in-URL refusal → route resolution (404 / 405) → bearer auth (401)
+ *   → workspace rate limit (429, X-RateLimit-*) → scope (403) → JSON body (400 / 413) → Idempotency-Key (POST)
+ *   → the route's zod validation (400) → handler
+ *
+ * and every error, wherever it is thrown, leaves through the one error handler (errors.ts).
+ * To add a resource: write `routes/<resource>.ts` returning a router of `defineRoute`s, and mount it below.
+ */
+export function createHttpApp(runtime: Runtime, overrides: Partial<HttpDependencies> = {}): HttpApp {
+  const dependencies: HttpDependencies = { ...defaultDependencies, ...overrides };
+  const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
+  const metrics = new HttpMetrics(runtime);
+
+  app.onError(createErrorHandler(runtime.logger));
+  // Route resolution answers unknown paths first; this only catches what slips past it.
+  app.notFound((c) => errorResponse(c, new ApiError('not_found', `No endpoint ${c.req.path}.`, { path: c.req.path })));
+
+  app.use('*', requestContext(runtime.logger, metrics));
+  app.use('*', refuseKeysInUrl());
+  app.use('*', resolveRoute(app));
+  app.use('*', authenticate(runtime.readDb, runtime.clock));
+  app.use('*', rateLimit(runtime.readDb));
+  app.use('*', requireScope());
+  app.use('*', jsonBody());
+  app.use('*', idempotency(new IdempotencyStore(runtime.readDb), runtime.clock));
+
+  app.route('/', operationsRoutes(runtime, metrics));
+  app.route('/v1', apiKeyRoutes(runtime));
+  app.route('/v1', scriptRoutes(runtime, dependencies));
+  // Last: the document describes every route mounted before it.
+  app.route('/v1', apiReferenceRoutes(app, packageVersion));
   return app;
 }

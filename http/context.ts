@@ -1,0 +1,39 @@
+import type { Context } from 'hono';
+import type { ApiKeyScope } from '../domain/api-key.ts';
+
+/** Who is calling: the API key the request authenticated with. */
+export interface Principal {
+  keyId: string;
+  workspaceId: string;
+  scope: ApiKeyScope;
+}
+
+/** The route a request resolved to: its pattern (`/v1/scripts/:id`) labels logs and metrics. */
+export interface ResolvedRoute {
+  pattern: string;
+  /** Needs no API key (operations endpoints, the OpenAPI document and its page). */
+  public: boolean;
+  /** The least scope the route needs, from its definition (see define-route.ts). */
+  requiredScope: ApiKeyScope;
+}
+
+/** Hono's environment for every route and middleware of the app. */
+export interface AppEnv {
+  Variables: {
+    requestId: string;
+    /** Null when nothing matches (the request ends in 404 or 405). */
+    route: ResolvedRoute | null;
+    principal: Principal | undefined;
+    /** The parsed JSON body of a POST/PUT/PATCH (and DELETE with a body). */
+    jsonBody: unknown;
+  };
+}
+
+export type AppContext = Context<AppEnv>;
+
+/** The caller of an authenticated route. Routes behind the auth middleware always have one. */
+export function principalOf(c: Context<AppEnv>): Principal {
+  const principal = c.get('principal');
+  if (!principal) throw new Error('principalOf used on a route without authentication');
+  return principal;
+}

@@ -1,0 +1,92 @@
+import { createMiddleware } from 'hono/factory';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import type { Clock } from '../../infra/clock/port.ts';
+import { principalOf, type AppEnv } from '../context.ts';
+import { ApiError, invalidParameter } from '../errors.ts';
+import { requestFingerprint } from '../idempotency/fingerprint.ts';
+import type { IdempotencyStore } from '../idempotency/store.ts';
+
+/** How long a retry waits for the first request with its key to finish before it gets 409 in progress. */
+export const IN_FLIGHT_WAIT_MS = 10_000;
+
+const VALID_KEY = /^[\x20-\x7E]{1,255}$/;
+export const IDEMPOTENCY_KEY_EXPECTED = '1 to 255 printable ASCII characters (a UUID is recommended)';
+
+interface InFlight {
+  fingerprint: string;
+  done: Promise<void>;
+}
+
+function waitFor(done: Promise<void>, timeoutMs: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(false), timeoutMs);
+    void done.then(() => {
+      clearTimeout(timer);
+      resolve(true);
+    });
+  });
+}
+
+/**
+ * `Idempotency-Key` on POST (every POST may carry one; the ones that create resources are why it exists).
+ * The first request with a key in a workspace runs and its response (status and body, unless 5xx) is kept for
+ * 24 hours; a retry with the same key and the same method, path and body gets that response again, with
+ * `Idempotent-Replayed: true`, and creates nothing. The same key with another request is 409
+ * `idempotency_key_reused`. While the first request is still running, a retry waits for it (up to
+ * IN_FLIGHT_WAIT_MS, else 409 `idempotency_in_progress`), so two concurrent requests create one resource.
+ * The in-flight bookkeeping is per process; the stored responses are durable.
+ */
+export function idempotency(store: IdempotencyStore, clock: Clock, waitMs = IN_FLIGHT_WAIT_MS) {
+  const inFlight = new Map<string, InFlight>();
+
+  return createMiddleware<AppEnv>(async (c, next) => {
+    if (c.req.method !== 'POST') return next();
+    const key = c.req.header('idempotency-key');
+    if (key === undefined) return next();
+    if (!VALID_KEY.test(key)) throw invalidParameter('Idempotency-Key', key, IDEMPOTENCY_KEY_EXPECTED);
+
+    const { workspaceId } = principalOf(c);
+    const fingerprint = requestFingerprint(c.req.method, c.req.path, c.get('jsonBody'));
+    const slot = `${workspaceId}\n${key}`;
+    const reused = () =>
+      new ApiError('idempotency_key_reused', 'This Idempotency-Key was already used for a different request.', { idempotency_key: key });
+
+    for (;;) {
+      const stored = store.find(workspaceId, key, clock.now().getTime());
+      if (stored) {
+        if (stored.fingerprint !== fingerprint) throw reused();
+        return c.body(stored.body, stored.status as ContentfulStatusCode, {
+          'Content-Type': stored.contentType,
+          'Idempotent-Replayed': 'true',
+        });
+      }
+      const running = inFlight.get(slot);
+      if (!running) break;
+      if (running.fingerprint !== fingerprint) throw reused();
+      if (!(await waitFor(running.done, waitMs))) {
+        throw new ApiError('idempotency_in_progress', 'A request with this Idempotency-Key is still being processed; retry shortly.', {
+          idempotency_key: key,
+        });
+      }
+      // The first request finished: replay what it stored, or (it failed with 5xx, nothing stored) run this one.
+    }
+
+    let finish = () => {};
+    inFlight.set(slot, { fingerprint, done: new Promise<void>((resolve) => (finish = resolve)) });
+    try {
+      await next();
+      if (c.res.status < 500) {
+        store.save(workspaceId, key, {
+          fingerprint,
+          status: c.res.status,
+          contentType: c.res.headers.get('content-type') ?? 'application/json',
+          body: await c.res.clone().text(),
+          createdAtMs: clock.now().getTime(),
+        });
+      }
+    } finally {
+      inFlight.delete(slot);
+      finish();
+    }
+  });
+}

@@ -1,0 +1,43 @@
+import { randomUUID } from 'node:crypto';
+import { createMiddleware } from 'hono/factory';
+import type { Logger } from '../../infra/logger.ts';
+import type { AppEnv } from '../context.ts';
+import type { HttpMetrics } from '../metrics.ts';
+
+// A client's own request id is kept when it is short and plain (it ends up in our logs).
+const CLIENT_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/**
+ * The outermost middleware: gives the request an id (the client's `X-Request-Id`, or a new one), echoes it on the
+ * response, and when the response is ready writes one structured log line and the request metrics. The log line
+ * carries no headers, no query string and no body, so a secret never reaches the log.
+ */
+export function requestContext(logger: Logger, metrics: HttpMetrics) {
+  return createMiddleware<AppEnv>(async (c, next) => {
+    const started = performance.now();
+    const offered = c.req.header('x-request-id');
+    const requestId = offered && CLIENT_REQUEST_ID.test(offered) ? offered : randomUUID();
+    c.set('requestId', requestId);
+    c.set('route', null);
+    c.set('principal', undefined);
+    await next();
+    c.res.headers.set('X-Request-Id', requestId);
+    const seconds = (performance.now() - started) / 1000;
+    const route = c.get('route')?.pattern ?? '(unmatched)';
+    const status = c.res.status;
+    metrics.observe(c.req.method, route, status, seconds);
+    const principal = c.get('principal');
+    const line = {
+      request_id: requestId,
+      method: c.req.method,
+      route,
+      path: c.req.path,
+      status,
+      duration_ms: Math.round(seconds * 10_000) / 10,
+      workspace_id: principal?.workspaceId ?? null,
+      key_id: principal?.keyId ?? null,
+    };
+    if (status >= 500) logger.error(line, 'request');
+    else logger.info(line, 'request');
+  });
+}

@@ -1,0 +1,23 @@
+import { createMiddleware } from 'hono/factory';
+import type { AppEnv } from '../context.ts';
+import { ApiError } from '../errors.ts';
+import { SCOPE_RANK } from './resolve-route.ts';
+
+/**
+ * Scopes: Read-Only keys may only GET (and HEAD); Read-Write keys may also POST, PUT, PATCH and DELETE; Admin
+ * keys may also manage API keys. The requirement of each route comes from the route table (method floor, raised
+ * by a route's `scope` in its definition), so a new route is covered without doing anything.
+ */
+export function requireScope() {
+  return createMiddleware<AppEnv>(async (c, next) => {
+    const route = c.get('route');
+    const principal = c.get('principal');
+    if (route && !route.public && principal && SCOPE_RANK[principal.scope] < SCOPE_RANK[route.requiredScope]) {
+      throw new ApiError('forbidden', `This action needs a ${route.requiredScope} key; this key is ${principal.scope}.`, {
+        required_scope: route.requiredScope,
+        current_scope: principal.scope,
+      });
+    }
+    await next();
+  });
+}

@@ -1,0 +1,30 @@
+import { createMiddleware } from 'hono/factory';
+import type { AppEnv } from '../context.ts';
+import { unauthorized } from '../errors.ts';
+
+/** Query parameters that carry credentials in other APIs; ours never accepts them (spec: "not in the URL"). */
+const CREDENTIAL_PARAMETERS = new Set([
+  'api_key', 'apikey', 'api-key', 'key', 'token', 'access_token', 'accesstoken', 'auth', 'auth_token',
+  'authorization', 'bearer', 'secret', 'client_secret', 'password',
+]);
+
+// Anything shaped like one of our secrets, anywhere in the URL.
+const SECRET_IN_URL = /vcs_[0-9a-z]{40}/i;
+
+/**
+ * Refuses (401) any request whose URL carries an API key, whatever else it carries, even a valid Authorization
+ * header: URLs end up in proxy logs and browser histories, and accepting them once teaches clients to do it.
+ */
+export function refuseKeysInUrl() {
+  return createMiddleware<AppEnv>(async (c, next) => {
+    const url = c.req.url;
+    const queryStart = url.indexOf('?');
+    if (SECRET_IN_URL.test(url)) throw unauthorized();
+    if (queryStart !== -1) {
+      for (const name of new URLSearchParams(url.slice(queryStart + 1)).keys()) {
+        if (CREDENTIAL_PARAMETERS.has(name.toLowerCase())) throw unauthorized();
+      }
+    }
+    await next();
+  });
+}

@@ -1,0 +1,60 @@
+import { z, type OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv } from './context.ts';
+import { BEARER_SCHEME, createRouter, defineRoute } from './define-route.ts';
+import { DOCS_PAGE } from './docs-page.ts';
+import { prebuiltJson } from './list.ts';
+
+const TAG = 'Reference';
+
+const documentRoute = defineRoute(
+  {
+    method: 'get',
+    path: '/openapi.json',
+    tags: [TAG],
+    summary: 'This OpenAPI 3.1 document',
+    responses: { 200: { description: 'The document.', content: { 'application/json': { schema: z.record(z.string(), z.unknown()) } } } },
+  },
+  { public: true },
+);
+
+const pageRoute = defineRoute(
+  {
+    method: 'get',
+    path: '/docs',
+    tags: [TAG],
+    summary: 'The API reference, rendered from the OpenAPI document',
+    responses: { 200: { description: 'An HTML page.', content: { 'text/html': { schema: z.string() } } } },
+  },
+  { public: true },
+);
+
+const DESCRIPTION =
+  'Voice calling and call analysis. Every request carries `Authorization: Bearer <key>`; errors are ' +
+  '`{"error": {"code", "message", "details"}}`; lists are `{"data", "total", "limit", "offset"}`. ' +
+  'Conventions, limits and error codes: docs/api.md.';
+
+/**
+ * Serves the OpenAPI document of `app` (generated once, on first request, from the zod schemas the routes
+ * validate with) and the reference page. Mount it under `/v1` after every other route is registered.
+ */
+export function apiReferenceRoutes(app: OpenAPIHono<AppEnv>, version: string) {
+  app.openAPIRegistry.registerComponent('securitySchemes', BEARER_SCHEME, {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'An API key of the workspace: `Authorization: Bearer vcs_...`. Never in the URL.',
+  });
+  const router = createRouter();
+  let document: string | null = null;
+  router.openapi(documentRoute, (c) => {
+    document ??= JSON.stringify(
+      app.getOpenAPI31Document({
+        openapi: '3.1.0',
+        info: { title: 'Voice calling and call analysis API', version, description: DESCRIPTION },
+        security: [{ [BEARER_SCHEME]: [] }],
+      }),
+    );
+    return prebuiltJson<Record<string, unknown>>(c, document);
+  });
+  router.openapi(pageRoute, (c) => c.html(DOCS_PAGE));
+  return router;
+}

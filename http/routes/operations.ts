@@ -1,0 +1,85 @@
+import { z } from '@hono/zod-openapi';
+import type { Runtime } from '../../composition.ts';
+import { createRouter, defineRoute } from '../define-route.ts';
+import type { HttpMetrics } from '../metrics.ts';
+
+/** `/ready` answers 503 when some projection is further behind the event store than this many events. */
+export const READY_MAX_PROJECTION_LAG = 1_000;
+
+const TAG = 'Operations';
+
+const HealthSchema = z.object({ status: z.literal('ok') }).openapi('Health');
+
+const ReadinessSchema = z
+  .object({
+    status: z.enum(['ready', 'not_ready']),
+    event_store: z.enum(['ok', 'unreachable']),
+    max_projection_lag: z.int().openapi({ description: 'Events the slowest projection has yet to apply.' }),
+    lag_threshold: z.int(),
+    projections: z.array(z.object({ name: z.string(), position: z.int(), lag: z.int() })),
+  })
+  .openapi('Readiness');
+
+const health = defineRoute(
+  {
+    method: 'get',
+    path: '/health',
+    tags: [TAG],
+    summary: 'Liveness: the process is up',
+    responses: { 200: { description: 'Up.', content: { 'application/json': { schema: HealthSchema } } } },
+  },
+  { public: true },
+);
+
+const ready = defineRoute(
+  {
+    method: 'get',
+    path: '/ready',
+    tags: [TAG],
+    summary: 'Readiness: event store reachable and read models current',
+    description: `503 when the event store does not answer or a projection is more than ${READY_MAX_PROJECTION_LAG} events behind.`,
+    responses: {
+      200: { description: 'Ready.', content: { 'application/json': { schema: ReadinessSchema } } },
+      503: { description: 'Not ready.', content: { 'application/json': { schema: ReadinessSchema } } },
+    },
+  },
+  { public: true },
+);
+
+const metricsRoute = defineRoute(
+  {
+    method: 'get',
+    path: '/metrics',
+    tags: [TAG],
+    summary: 'Prometheus metrics',
+    description: 'Request counts and latency by route pattern and status, projection lag, process-manager backlog, pending timers.',
+    responses: { 200: { description: 'Prometheus text format.', content: { 'text/plain': { schema: z.string() } } } },
+  },
+  { public: true },
+);
+
+/** Health, readiness and metrics, outside `/v1` and without authentication (for orchestrators and scrapers). */
+export function operationsRoutes(runtime: Runtime, metrics: HttpMetrics) {
+  const router = createRouter();
+
+  router.openapi(health, (c) => c.json({ status: 'ok' as const }, 200));
+
+  router.openapi(ready, async (c) => {
+    const storeOk = await runtime.store.ping().catch(() => false);
+    const projections = storeOk ? await runtime.projections.status().catch(() => []) : [];
+    const maxLag = projections.reduce((max, projection) => Math.max(max, projection.lag), 0);
+    const isReady = storeOk && maxLag <= READY_MAX_PROJECTION_LAG;
+    const body = {
+      status: isReady ? ('ready' as const) : ('not_ready' as const),
+      event_store: storeOk ? ('ok' as const) : ('unreachable' as const),
+      max_projection_lag: maxLag,
+      lag_threshold: READY_MAX_PROJECTION_LAG,
+      projections: projections.map(({ name, position, lag }) => ({ name, position, lag })),
+    };
+    return isReady ? c.json(body, 200) : c.json(body, 503);
+  });
+
+  router.openapi(metricsRoute, async (c) => c.text(await metrics.text(), 200, { 'Content-Type': metrics.contentType }));
+
+  return router;
+}

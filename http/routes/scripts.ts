@@ -1,0 +1,157 @@
+import type { Runtime } from '../../composition.ts';
+import { scriptDecider, scriptStream, scriptVariables, type ScriptState } from '../../domain/script.ts';
+import { newId } from '../../infra/ids.ts';
+import { findScriptDocument, listScriptDocuments, scriptDocument, type ScriptDocument } from '../../projections/scripts.ts';
+import { principalOf } from '../context.ts';
+import { createRouter, defineRoute } from '../define-route.ts';
+import type { HttpDependencies } from '../dependencies.ts';
+import { resourceNotFound } from '../errors.ts';
+import { prebuiltJson, prebuiltListJson } from '../list.ts';
+import { awaitReadModels } from '../read-your-writes.ts';
+import { PaginationQuery, idParams } from '../schemas/common.ts';
+import { DeletedScriptSchema, ScriptBody, ScriptListSchema, ScriptSchema, ScriptVersionQuery } from '../schemas/script.ts';
+import type { z } from '@hono/zod-openapi';
+
+const TAG = 'Scripts';
+const SCRIPT_ID_EXAMPLE = 'scr_01jd8k3m9q2x7c4v5b6n8p0r2t';
+const scriptJson = { 'application/json': { schema: ScriptSchema } };
+const scriptBody = { body: { content: { 'application/json': { schema: ScriptBody } }, required: true } };
+
+const createScript = defineRoute({
+  method: 'post',
+  path: '/scripts',
+  tags: [TAG],
+  summary: 'Create a script (version 1)',
+  request: scriptBody,
+  responses: { 201: { description: 'The script.', content: scriptJson } },
+});
+
+const listScripts = defineRoute({
+  method: 'get',
+  path: '/scripts',
+  tags: [TAG],
+  summary: 'List scripts',
+  description: 'Newest first; each at its latest version.',
+  request: { query: PaginationQuery },
+  responses: { 200: { description: 'A page of scripts.', content: { 'application/json': { schema: ScriptListSchema } } } },
+});
+
+const getScript = defineRoute({
+  method: 'get',
+  path: '/scripts/{id}',
+  tags: [TAG],
+  summary: 'Get a script',
+  description: 'The latest version, or the one named by `version`.',
+  request: { params: idParams(SCRIPT_ID_EXAMPLE), query: ScriptVersionQuery },
+  responses: { 200: { description: 'The script version.', content: scriptJson } },
+});
+
+const replaceScript = defineRoute({
+  method: 'put',
+  path: '/scripts/{id}',
+  tags: [TAG],
+  summary: 'Publish a new version of a script',
+  description:
+    'Replaces the whole script and increments `version`. Campaigns keep the version they pinned when created. ' +
+    'A body equal to the latest version changes nothing and answers that version.',
+  request: { params: idParams(SCRIPT_ID_EXAMPLE), ...scriptBody },
+  responses: { 200: { description: 'The latest version.', content: scriptJson } },
+});
+
+const deleteScript = defineRoute({
+  method: 'delete',
+  path: '/scripts/{id}',
+  tags: [TAG],
+  summary: 'Delete a script',
+  description: 'Refused with 409 invalid_state while a campaign that has not finished uses it.',
+  request: { params: idParams(SCRIPT_ID_EXAMPLE) },
+  responses: { 200: { description: 'Deleted.', content: { 'application/json': { schema: DeletedScriptSchema } } } },
+});
+
+/** The document of the latest version, from the aggregate's state (no read model needed to answer a write). */
+function documentOf(state: ScriptState): ScriptDocument {
+  const script = state.latest!;
+  return scriptDocument(
+    {
+      script_id: state.scriptId,
+      workspace_id: state.workspaceId,
+      version: state.version,
+      name: script.name,
+      single_call_enabled: script.single_call_enabled,
+      steps: script.steps,
+      variables: scriptVariables(script),
+    },
+    state.createdAt,
+    state.updatedAt,
+  );
+}
+
+export function scriptRoutes(runtime: Runtime, dependencies: HttpDependencies) {
+  const router = createRouter();
+
+  router.openapi(createScript, async (c) => {
+    const { workspaceId, keyId } = principalOf(c);
+    const now = runtime.clock.now();
+    const scriptId = newId('scr', now);
+    const result = await runtime.commands.handle(
+      scriptDecider,
+      scriptStream(scriptId),
+      { type: 'CreateScript', scriptId, workspaceId, script: c.req.valid('json'), now },
+      { workspaceId, actor: keyId, now },
+    );
+    await awaitReadModels(runtime, result.position);
+    return c.json(documentOf(result.state), 201);
+  });
+
+  router.openapi(listScripts, (c) => {
+    const { workspaceId } = principalOf(c);
+    const page = c.req.valid('query');
+    const { documents, total } = listScriptDocuments(runtime.readDb, workspaceId, page.limit, page.offset);
+    return prebuiltListJson<z.infer<typeof ScriptListSchema>>(c, documents, total, page);
+  });
+
+  router.openapi(getScript, (c) => {
+    const { workspaceId } = principalOf(c);
+    const { id } = c.req.valid('param');
+    const { version } = c.req.valid('query');
+    const document = findScriptDocument(runtime.readDb, workspaceId, id, version);
+    if (document === undefined) {
+      if (version !== undefined && findScriptDocument(runtime.readDb, workspaceId, id) !== undefined) {
+        throw resourceNotFound('script_version', id, { version });
+      }
+      throw resourceNotFound('script', id);
+    }
+    return prebuiltJson<z.infer<typeof ScriptSchema>>(c, document);
+  });
+
+  router.openapi(replaceScript, async (c) => {
+    const { workspaceId, keyId } = principalOf(c);
+    const { id } = c.req.valid('param');
+    const now = runtime.clock.now();
+    const result = await runtime.commands.handle(
+      scriptDecider,
+      scriptStream(id),
+      { type: 'PublishScriptVersion', scriptId: id, workspaceId, script: c.req.valid('json'), now },
+      { workspaceId, actor: keyId, now },
+    );
+    await awaitReadModels(runtime, result.position);
+    return c.json(documentOf(result.state), 200);
+  });
+
+  router.openapi(deleteScript, async (c) => {
+    const { workspaceId, keyId } = principalOf(c);
+    const { id } = c.req.valid('param');
+    const now = runtime.clock.now();
+    const activeCampaigns = dependencies.countActiveCampaignsUsingScript(runtime.readDb, workspaceId, id);
+    const result = await runtime.commands.handle(
+      scriptDecider,
+      scriptStream(id),
+      { type: 'DeleteScript', scriptId: id, workspaceId, activeCampaigns, now },
+      { workspaceId, actor: keyId, now },
+    );
+    await awaitReadModels(runtime, result.position);
+    return c.json({ id, deleted: true as const }, 200);
+  });
+
+  return router;
+}

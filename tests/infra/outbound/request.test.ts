@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { isPublicAddress } from '../../../infra/outbound/address-policy.ts';
-import { OutboundTargetRefused, openOutbound, vetTarget } from '../../../infra/outbound/request.ts';
+import { OutboundTargetRefused, openOutbound, vetTarget, type OutboundPolicy } from '../../../infra/outbound/request.ts';
 
 const strict = { allowPrivateTargets: false, protocols: ['http:', 'https:'] as const };
 const permissive = { allowPrivateTargets: true, protocols: ['http:', 'https:'] as const };
@@ -17,7 +17,7 @@ test('address policy: private, loopback, link-local, metadata, multicast and map
   }
 });
 
-async function refused(url: string, policy = strict): Promise<string> {
+async function refused(url: string, policy: OutboundPolicy = strict): Promise<string> {
   try {
     await vetTarget(url, policy);
   } catch (error) {
@@ -38,7 +38,7 @@ test('refuses loopback, private, metadata and names resolving to loopback, befor
   await refused('ftp://example.com/file');
   await refused('https://user:pass@example.com/');
   await refused('not a url');
-  await refused('http://example.com/', { allowPrivateTargets: true, protocols: ['https:'] as const });
+  await refused('http://example.com/', { allowPrivateTargets: true, protocols: ['https:'] });
 });
 
 function listen(handler: Parameters<typeof createServer>[1]): Promise<{ server: Server; url: string }> {

@@ -68,13 +68,12 @@ function segmentCueScores(segment: AnalysedSegment): Map<IntentRuleLabel, number
   const indexes = lexicons.map((lexicon) => lexicon.cues);
   const negationRules = segment.keys.map(negationRule);
   for (const words of segment.clauses) {
-    const matches = maximalMatches(indexes, words);
-    const covered = new Set<number>();
-    for (const match of matches) for (let i = match.start; i < match.end; i++) covered.add(i);
-    for (const match of matches) {
+    for (const match of maximalMatches(indexes, words)) {
       let label = match.value.label;
       if (label === 'interest' || label === 'payment_promise') {
-        if (isNegated(words, match.start, match.end, negationRules, covered)) {
+        // Negators inside other cues still negate here: in "I don't want to renew", "don't" is part of the
+        // not_interested cue "don't want" and also negates "renew".
+        if (isNegated(words, match.start, match.end, negationRules)) {
           if (label === 'payment_promise') continue;
           label = 'not_interested';
         }

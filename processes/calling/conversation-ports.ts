@@ -12,7 +12,7 @@ export interface ConversationSpeech {
 }
 
 /** Extra words per intent, from a script route's `keywords`. */
-export type ExtraKeywords = Partial<Record<ScriptIntent, readonly string[]>>;
+export type ExtraKeywords = Partial<Record<ScriptIntent, string[]>>;
 
 export interface ReplyClassification {
   intent: ScriptIntent | null;

@@ -48,7 +48,8 @@ test('speech duration estimate grows with the text and counts an akshara once', 
   assert.is(estimateSpeechSeconds('', 'en-IN'), 0);
   assert.ok(estimateSpeechSeconds('Hello there, how are you today?', 'en-IN') > estimateSpeechSeconds('Hello', 'en-IN'));
   // "नमस्ते": न म स ् त े → letters न म स त (virama and vowel sign are marks).
-  assert.is(estimateSpeechSeconds('नमस्ते', 'hi-IN'), Math.round((0.4 + 4 / 9.5) * 100) / 100);
+  assert.is(estimateSpeechSeconds('नमस्ते', 'hi-IN'), Math.round((0.5 + 4 / 7.3) * 100) / 100);
+  assert.ok(estimateSpeechSeconds('5000', 'en-IN') > estimateSpeechSeconds('five', 'en-IN'));
 });
 
 test('unreachable numbers: ring times and outcomes of the carrier', async () => {

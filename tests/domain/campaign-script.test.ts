@@ -1,12 +1,11 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { extractVariables, missingVariables, renderTemplate } from '../../domain/script-template.ts';
-import { checkScript, type Script } from '../../domain/script-types.ts';
 import { isE164 } from '../../domain/shared/phone.ts';
 import { baseLanguage, isBcp47Shape, isSupportedLanguage } from '../../domain/shared/language.ts';
 import { isDisposition } from '../../domain/shared/disposition.ts';
 
-// The script a campaign runs: templates, structure checks, and the shared value types they use.
+// The script a campaign runs: templates, and the shared value types calling uses.
 
 test('extractVariables: identifiers in braces, each once, in order', () => {
   assert.equal(extractVariables('Namaste {name}, aapka {loan_amount} ka loan. {name}?'), ['name', 'loan_amount']);
@@ -19,59 +18,6 @@ test('renderTemplate fills values and closes up missing ones', () => {
   assert.is(renderTemplate('Braces {{x}} stay', {}), 'Braces {x} stay');
   assert.is(renderTemplate('नमस्ते {name} जी', { name: 'आशा' }), 'नमस्ते आशा जी');
   assert.equal(missingVariables('Hi {name} {city}', { name: 'A', city: null }), ['city']);
-});
-
-const script: Script = {
-  name: 'Renewal',
-  single_call_enabled: true,
-  steps: [
-    {
-      id: 'greet',
-      say: 'Hello {name}',
-      listen: {
-        timeout_seconds: 5,
-        routes: [
-          { intent: 'affirm', dtmf: '1', disposition: 'interested', next: 'bye' },
-          { intent: 'deny', dtmf: '2', disposition: 'not_interested', next: 'bye' },
-        ],
-        no_input: { retries: 1, disposition: 'callback', next: 'bye' },
-      },
-    },
-    { id: 'bye', say: 'Thank you', end: true },
-  ],
-};
-
-test('checkScript accepts a runnable script and names what is wrong in a broken one', () => {
-  assert.equal(checkScript(script), []);
-  const broken: Script = {
-    ...script,
-    steps: [
-      {
-        ...script.steps[0]!,
-        next: 'nowhere',
-        listen: {
-          timeout_seconds: 0,
-          routes: [
-            { intent: 'affirm', dtmf: '1', next: 'missing' },
-            { intent: 'affirm', dtmf: '1' },
-          ],
-          no_input: { retries: 9 },
-        },
-      },
-      script.steps[1]!,
-      { id: 'bye', say: 'again' },
-    ],
-  };
-  const fields = checkScript(broken).map((problem) => problem.field);
-  assert.equal(fields, [
-    'steps[2].id',
-    'steps[0].next',
-    'steps[0].listen.timeout_seconds',
-    'steps[0].listen.routes[0].next',
-    'steps[0].listen.routes[1].intent',
-    'steps[0].listen.routes[1].dtmf',
-    'steps[0].listen.no_input.retries',
-  ]);
 });
 
 test('value types: E.164, BCP-47 shape vs supported, dispositions', () => {

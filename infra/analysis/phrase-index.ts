@@ -18,43 +18,67 @@ export interface PhraseMatch<T> {
 
 export class PhraseIndex<T> {
   private readonly byFirstWord = new Map<string, PhraseEntry<T>[]>();
-  private readonly startingWithPrefix: PhraseEntry<T>[] = [];
+  // Phrases whose first word is a stem (`கோப*`), grouped by the stem's first character to keep lookups short.
+  private readonly byFirstStemCharacter = new Map<string, PhraseEntry<T>[]>();
 
   constructor(entries: Iterable<readonly [phrase: string, value: T]>, language: string) {
     for (const [text, value] of entries) {
       const phrase = compilePhrase(text, language);
       const first = phrase[0];
       if (!first) continue;
-      const entry = { phrase, value };
-      if (first.prefix) {
-        this.startingWithPrefix.push(entry);
-      } else {
-        const bucket = this.byFirstWord.get(first.text) ?? [];
-        bucket.push(entry);
-        this.byFirstWord.set(first.text, bucket);
-      }
+      const [map, key] = first.prefix
+        ? [this.byFirstStemCharacter, firstCharacter(first.text)]
+        : [this.byFirstWord, first.text];
+      const bucket = map.get(key) ?? [];
+      bucket.push({ phrase, value });
+      map.set(key, bucket);
     }
-    // Longest phrases first, so the first match found is the most specific one.
-    for (const bucket of this.byFirstWord.values()) bucket.sort((a, b) => b.phrase.length - a.phrase.length);
-    this.startingWithPrefix.sort((a, b) => b.phrase.length - a.phrase.length);
+    // Longest phrases first, so the first match found in a bucket is its most specific one.
+    for (const map of [this.byFirstWord, this.byFirstStemCharacter]) {
+      for (const bucket of map.values()) bucket.sort((a, b) => b.phrase.length - a.phrase.length);
+    }
+  }
+
+  private buckets(word: string): PhraseEntry<T>[][] {
+    const found: PhraseEntry<T>[][] = [];
+    const exact = this.byFirstWord.get(word);
+    if (exact) found.push(exact);
+    const stems = this.byFirstStemCharacter.get(firstCharacter(word));
+    if (stems) found.push(stems);
+    return found;
   }
 
   /** Every phrase that matches at `index`, longest first. */
   matchesAt(words: readonly string[], index: number): PhraseMatch<T>[] {
     const found: PhraseMatch<T>[] = [];
-    const exact = this.byFirstWord.get(words[index]!) ?? [];
-    for (const entry of [...exact, ...this.startingWithPrefix]) {
-      if (phraseMatchesAt(words, entry.phrase, index)) {
-        found.push({ start: index, end: index + entry.phrase.length, value: entry.value });
+    for (const bucket of this.buckets(words[index]!)) {
+      for (const entry of bucket) {
+        if (phraseMatchesAt(words, entry.phrase, index)) {
+          found.push({ start: index, end: index + entry.phrase.length, value: entry.value });
+        }
       }
     }
-    return found.sort((a, b) => b.end - a.end);
+    return found.length > 1 ? found.sort((a, b) => b.end - a.end) : found;
   }
 
   /** The longest phrase matching at `index`, or null. */
   longestMatchAt(words: readonly string[], index: number): PhraseMatch<T> | null {
-    return this.matchesAt(words, index)[0] ?? null;
+    let best: PhraseMatch<T> | null = null;
+    for (const bucket of this.buckets(words[index]!)) {
+      for (const entry of bucket) {
+        if (best && entry.phrase.length <= best.end - best.start) break;
+        if (phraseMatchesAt(words, entry.phrase, index)) {
+          best = { start: index, end: index + entry.phrase.length, value: entry.value };
+          break;
+        }
+      }
+    }
+    return best;
   }
+}
+
+function firstCharacter(word: string): string {
+  return String.fromCodePoint(word.codePointAt(0) ?? 0);
 }
 
 /**

@@ -47,8 +47,20 @@ function stopwordSet(key: keyof typeof stopwords): Set<string> {
   return set;
 }
 
+const sentenceSegmenters = new Map<string, Intl.Segmenter>();
+
+function sentenceSegmenter(language: string): Intl.Segmenter {
+  const subtag = languageSubtag(language) || 'en';
+  let segmenter = sentenceSegmenters.get(subtag);
+  if (!segmenter) {
+    segmenter = new Intl.Segmenter(subtag, { granularity: 'sentence' });
+    sentenceSegmenters.set(subtag, segmenter);
+  }
+  return segmenter;
+}
+
 function splitSentences(segments: readonly TranscriptSegment[], language: string): Sentence[] {
-  const segmenter = new Intl.Segmenter(languageSubtag(language) || 'en', { granularity: 'sentence' });
+  const segmenter = sentenceSegmenter(language);
   const sentences: Sentence[] = [];
   const inTimeOrder = [...segments].sort((a, b) => a.start_time - b.start_time);
   for (const segment of inTimeOrder) {

@@ -54,7 +54,7 @@ export const englishSentiment: SentimentLexicon = {
     'careless': -2, 'incompetent': -2.5, 'hidden charges': -2, 'hidden charge': -2, 'penalty': -1,
     'unfortunately': -1, 'complicated': -1, 'stupid': -2.5, 'idiot': -3, 'cheap': -1, 'dirty': -2,
     'unbearable': -3, 'miserable': -2.5, 'regret': -2, 'sucks': -2.5, 'crap': -2.5, 'hell': -2,
-    'damn': -1.5, 'bloody': -1.5, 'suffer': -2, 'suffering': -2, 'misleading': -2.5, 'misled': -2.5,
+    'damn': -1.5, 'bitter': -2, "that's enough": -1.5, 'bloody': -1.5, 'suffer': -2, 'suffering': -2, 'misleading': -2.5, 'misled': -2.5,
   },
   negatorsBefore: [
     'not', 'no', 'never', "don't", "doesn't", "didn't", "isn't", "wasn't", "aren't", "weren't",

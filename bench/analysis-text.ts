@@ -48,13 +48,23 @@ export interface TextAnalysisFigures {
 
 const DEFAULT_DATA = fileURLToPath(new URL('./data/labelled-transcripts.json', import.meta.url));
 
+const greetings = {
+  en: ['good morning', 'hello'],
+  hi: ['नमस्ते', 'namaste'],
+  mr: ['नमस्कार'],
+  ta: ['வணக்கம்'],
+  te: ['నమస్కారం'],
+};
+const threats = { en: ['legal action', 'police'], hi: ['पुलिस', 'कानूनी कार्रवाई'] };
+const confirmations = { en: ['yes'], hi: ['हाँ', 'haan'], mr: ['हो'], ta: ['ஆமாம்'], te: ['అవును'] };
+
 const benchScorecard = scorecardSchema.parse({
   name: 'Renewal QA',
   pass_threshold: 70,
   parameters: [
-    { name: 'greeting', max_score: 10, check: { type: 'agent_says', phrases: { en: ['good morning', 'hello'], hi: ['नमस्ते', 'namaste'], mr: ['नमस्कार'], ta: ['வணக்கம்'], te: ['నమస్కారం'] }, within_seconds: 15 } },
-    { name: 'no_threats', max_score: 30, check: { type: 'agent_avoids', phrases: { en: ['legal action', 'police'], hi: ['पुलिस', 'कानूनी कार्रवाई'] } } },
-    { name: 'customer_confirms', max_score: 20, check: { type: 'customer_says', phrases: { en: ['yes'], hi: ['हाँ', 'haan'], mr: ['हो'], ta: ['ஆமாம்'], te: ['అవును'] } } },
+    { name: 'greeting', max_score: 10, check: { type: 'agent_says', phrases: greetings, within_seconds: 15 } },
+    { name: 'no_threats', max_score: 30, check: { type: 'agent_avoids', phrases: threats } },
+    { name: 'customer_confirms', max_score: 20, check: { type: 'customer_says', phrases: confirmations } },
     { name: 'talk_balance', max_score: 10, check: { type: 'talk_ratio', max_agent_share: 0.7 } },
   ],
 });
@@ -100,7 +110,8 @@ function analyseAll(transcripts: readonly LabelledTranscript[]): void {
 
 export function measureTextAnalysis(options: { runs?: number; dataPath?: string } = {}): TextAnalysisFigures {
   const runs = options.runs ?? 7;
-  const transcripts: LabelledTranscript[] = JSON.parse(readFileSync(options.dataPath ?? DEFAULT_DATA, 'utf8')).transcripts;
+  const file = readFileSync(options.dataPath ?? DEFAULT_DATA, 'utf8');
+  const transcripts = (JSON.parse(file) as { transcripts: LabelledTranscript[] }).transcripts;
 
   const languageOf = (t: LabelledTranscript) => t.variant ?? t.language.slice(0, 2);
   const byLanguage = [...groupBy(transcripts, languageOf)].map(([group, members]) => accuracy(group, members));
@@ -131,7 +142,9 @@ function percent(fraction: number): string {
 function printRows(title: string, rows: readonly AccuracyFigures[]): void {
   console.log(`\n${title.padEnd(10)} ${'calls'.padStart(5)} ${'intent'.padStart(7)} ${'sentiment sign'.padStart(15)}`);
   for (const row of rows) {
-    console.log(`${row.group.padEnd(10)} ${String(row.transcripts).padStart(5)} ${percent(row.intentAccuracy)} ${percent(row.sentimentSignAgreement).padStart(15)}`);
+    const calls = String(row.transcripts).padStart(5);
+    const sentiment = percent(row.sentimentSignAgreement).padStart(15);
+    console.log(`${row.group.padEnd(10)} ${calls} ${percent(row.intentAccuracy)} ${sentiment}`);
   }
 }
 
@@ -140,5 +153,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   console.log('Text analysis (lexicon analyzer) on bench/data/labelled-transcripts.json');
   printRows('language', [...figures.byLanguage, figures.overall]);
   printRows('split', figures.bySplit);
-  console.log(`\nthroughput: ${figures.transcriptsPerSecond.toFixed(0)} transcripts/s (summary + sentiment + intent + QA, median of ${figures.runs} runs, one core)`);
+  const rate = figures.transcriptsPerSecond.toFixed(0);
+  const what = `summary + sentiment + intent + QA, median of ${figures.runs} runs, one core`;
+  console.log(`\nthroughput: ${rate} transcripts/s (${what})`);
 }

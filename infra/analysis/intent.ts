@@ -3,14 +3,15 @@
  *
  * Only the customer's words count (all segments when nobody is labelled customer or agent). In each segment,
  * every phrase match counts except those inside a longer match ("interested" inside "not interested"), and each
- * label scores its heaviest phrase there; scores add up over segments. Interest phrases resolve to `loan_renewal_interest` when the call (any speaker) talks
- * about renewing a loan, else to `interested`; a negated interest phrase ("renew nahi karna") counts for
- * `not_interested` and a negated promise ("I can't pay") counts for nothing. The highest score wins; ties go
- * by INTENT_PRIORITY; nothing scoring at least MINIMUM_SCORE gives null.
+ * label scores its heaviest phrase there; scores add up over segments. Interest phrases resolve to
+ * `loan_renewal_interest` when the call (any speaker) talks about renewing a loan, else to `interested`; a
+ * negated interest phrase ("renew nahi karna") counts for `not_interested` and a negated promise ("I can't
+ * pay") counts for nothing. The highest score wins; ties go by INTENT_PRIORITY; nothing scoring at least
+ * MINIMUM_SCORE gives null.
  */
 import type { TranscriptSegment } from './port.ts';
 import { INTENT_LABELS, INTENT_PRIORITY, type IntentLabel } from './intent-labels.ts';
-import type { IntentRuleLabel } from './lexicon/intent/intent-lexicon.ts';
+import type { IntentRuleLabel, WeightedPhrase } from './lexicon/intent/intent-lexicon.ts';
 import { intentLexicons } from './lexicon/intent/index.ts';
 import { lexiconKeysForWords, type LexiconKey } from './lexicon-selection.ts';
 import { isNegated, negationRule } from './negation.ts';
@@ -38,7 +39,7 @@ function compiledLexicon(key: LexiconKey): CompiledIntentLexicon {
   if (!compiled) {
     const lexicon = intentLexicons[key];
     const cues: [string, IntentCue][] = [];
-    for (const [label, phrases] of Object.entries(lexicon.phrases) as [IntentRuleLabel, readonly (readonly [string, number])[]][]) {
+    for (const [label, phrases] of Object.entries(lexicon.phrases) as [IntentRuleLabel, readonly WeightedPhrase[]][]) {
       for (const [phrase, weight] of phrases) cues.push([phrase, { label, weight }]);
     }
     compiled = {

@@ -78,10 +78,14 @@ function checkHolds(check: ScorecardCheck, transcript: TranscriptView): boolean 
       );
       return transcript.saysAny(inWindow, compiledPhrases(check.phrases, transcript.language));
     }
-    case 'agent_avoids':
-      return !transcript.saysAny(agentSegments(transcript.segments), compiledPhrases(check.phrases, transcript.language));
-    case 'customer_says':
-      return transcript.saysAny(nonAgentSegments(transcript.segments), compiledPhrases(check.phrases, transcript.language));
+    case 'agent_avoids': {
+      const phrases = compiledPhrases(check.phrases, transcript.language);
+      return !transcript.saysAny(agentSegments(transcript.segments), phrases);
+    }
+    case 'customer_says': {
+      const phrases = compiledPhrases(check.phrases, transcript.language);
+      return transcript.saysAny(nonAgentSegments(transcript.segments), phrases);
+    }
     case 'talk_ratio': {
       const total = speakingTime(transcript.segments);
       // Nobody spoke: there is no balance to judge, so the check cannot be met.
@@ -101,7 +105,12 @@ export function scoreQa(segments: readonly TranscriptSegment[], language: string
   const transcript = new TranscriptView(segments, language);
   const parameter_scores: QaParameterScore[] = scorecard.parameters.map((parameter) => {
     const passed = checkHolds(parameter.check, transcript);
-    return { parameter_name: parameter.name, score: passed ? parameter.max_score : 0, max_score: parameter.max_score, passed };
+    return {
+      parameter_name: parameter.name,
+      score: passed ? parameter.max_score : 0,
+      max_score: parameter.max_score,
+      passed,
+    };
   });
   const scored = parameter_scores.reduce((total, parameter) => total + parameter.score, 0);
   const possible = parameter_scores.reduce((total, parameter) => total + parameter.max_score, 0);

@@ -22,9 +22,10 @@ const phraseListsSchema = z
   .record(
     z.string(),
     z
-      .array(z.string({ error: 'each phrase must be text' }).trim().min(1, { error: 'phrases must not be empty text' }), {
-        error: 'each language must map to a list of phrases',
-      })
+      .array(
+        z.string({ error: 'each phrase must be text' }).trim().min(1, { error: 'phrases must not be empty text' }),
+        { error: 'each language must map to a list of phrases' },
+      )
       .min(1, { error: 'each language must list at least one phrase' }),
     { error: 'phrases must be an object of language subtag to a list of phrases, e.g. {"en": ["hello"]}' },
   )
@@ -38,7 +39,8 @@ const phraseListsSchema = z
         context.addIssue({
           code: 'custom',
           path: [language],
-          message: `phrases must be keyed by a lower-case language subtag such as en, hi, mr, ta, te (got "${language}")`,
+          message:
+            `phrases must be keyed by a lower-case language subtag such as en, hi, mr, ta, te (got "${language}")`,
         });
       }
     }
@@ -91,14 +93,19 @@ const talkRatioSchema = z
     }
   });
 
-const maxSilenceSchema = z.strictObject({ type: z.literal('max_silence'), max_seconds: positiveSeconds('max_seconds') });
+const maxSilenceSchema = z.strictObject({
+  type: z.literal('max_silence'),
+  max_seconds: positiveSeconds('max_seconds'),
+});
 
 const checkSchema = z.discriminatedUnion(
   'type',
   [agentSaysSchema, agentAvoidsSchema, customerSaysSchema, talkRatioSchema, maxSilenceSchema],
   {
     error: (issue) =>
-      issue.code === 'invalid_union' ? `check.type must be one of ${CHECK_TYPES.join(', ')}` : 'check must be an object',
+      issue.code === 'invalid_union'
+        ? `check.type must be one of ${CHECK_TYPES.join(', ')}`
+        : 'check must be an object',
   },
 );
 

@@ -63,7 +63,9 @@ function compiledLexicon(key: LexiconKey): CompiledSentimentLexicon {
     compiled = {
       phrases: new PhraseIndex(Object.entries(lexicon.valences), key),
       negation: negationRule(key),
-      intensifiers: new Map(Object.entries(lexicon.intensifiers).map(([word, factor]) => [normalizeText(word), factor])),
+      intensifiers: new Map(
+        Object.entries(lexicon.intensifiers).map(([word, factor]) => [normalizeText(word), factor]),
+      ),
       contrastWords: new Set(lexicon.contrastWords.map(normalizeText)),
     };
     compiledLexicons.set(key, compiled);

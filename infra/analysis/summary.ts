@@ -120,6 +120,11 @@ function asSentence(sentence: Sentence): string {
   return `${speakerName(sentence.speaker)}: ${closed}`;
 }
 
+/** A label the analyzer does not know, made readable: `payment_dispute` -> `payment dispute`. */
+function humanise(label: string): string {
+  return label.replace(/_/g, ' ');
+}
+
 function templateSentence(
   segments: readonly TranscriptSegment[],
   language: string,
@@ -129,10 +134,10 @@ function templateSentence(
   const intentClause =
     intent === null
       ? 'No clear customer intent was detected'
-      : `The customer's main intent was ${isIntentLabel(intent) ? INTENT_DESCRIPTIONS[intent] : intent.replace(/_/g, ' ')}`;
+      : `The customer's main intent was ${isIntentLabel(intent) ? INTENT_DESCRIPTIONS[intent] : humanise(intent)}`;
   const tone = sentimentBucket(analyzeSentiment(segments, language).overall);
   const ending = disposition
-    ? `, and the call ended ${DISPOSITION_ENDINGS[disposition] ?? `as ${disposition.replace(/_/g, ' ')}`}`
+    ? `, and the call ended ${DISPOSITION_ENDINGS[disposition] ?? `as ${humanise(disposition)}`}`
     : '';
   return `${intentClause}; the customer's tone was ${tone}${ending}.`;
 }

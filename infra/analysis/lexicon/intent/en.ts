@@ -10,7 +10,8 @@ export const englishIntents: IntentLexicon = {
       ['send me the brochure', 2], ['share the details', 2], ['send me the link', 2], ['i will apply', 2],
       ["i'll apply", 2], ['apply', 1], ['i want it', 2], ["i'll take it", 2], ['i will take', 2],
       ["i'll take", 2], ['tell me more', 1], ["let's do it", 2], ['renew', 3], ['renewal', 2], ['renew it', 3],
-      ['extend', 2], ['extend the loan', 3], ['continue the loan', 2], ['rollover', 3], ['roll it over', 3], ['roll over', 3], ['count me in', 2], ['book it', 2],
+      ['extend', 2], ['extend the loan', 3], ['continue the loan', 2], ['rollover', 3], ['roll it over', 3],
+      ['roll over', 3], ['count me in', 2], ['book it', 2],
       ['yes please', 1], ['i want to buy', 3], ['i would like to', 1], ['want to hear more', 1],
       ['what are the documents', 1], ['documents list', 1], ['what documents', 1],
     ],
@@ -85,5 +86,7 @@ export const englishIntents: IntentLexicon = {
     ],
   },
   loanWords: ['loan', 'loans'],
-  renewalWords: ['renew', 'renewal', 'renewed', 'renewing', 'extend', 'extension', 'rollover', 'roll over', 'roll it over'],
+  renewalWords: [
+    'renew', 'renewal', 'renewed', 'renewing', 'extend', 'extension', 'rollover', 'roll over', 'roll it over',
+  ],
 };

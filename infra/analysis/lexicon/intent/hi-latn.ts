@@ -64,7 +64,8 @@ export const hinglishIntents: IntentLexicon = {
     ],
     wrong_number: [
       ['galat number', 3], ['yahan koi', 2], ['koi nahi rehta', 2], ['nahi jaanta', 2], ['nahi janta', 2],
-      ['nahi jaanti', 2], ['ko nahi jaanta', 3], ['ko nahi janta', 3], ['mera number hai', 2], ['number mera hai', 2], ['yeh number mera', 2], ['unka number nahi', 3],
+      ['nahi jaanti', 2], ['ko nahi jaanta', 3], ['ko nahi janta', 3], ['mera number hai', 2],
+      ['number mera hai', 2], ['yeh number mera', 2], ['unka number nahi', 3],
       ['main woh nahi', 2],
     ],
   },

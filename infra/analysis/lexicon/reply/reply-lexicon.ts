@@ -3,7 +3,14 @@
  * lists for it. Lists are phrases; matching drops a phrase that lies inside a longer match (so "don't call me
  * again" is not also read as "don't"), and the intents found are ranked by REPLY_PRIORITY.
  */
-export const REPLY_INTENTS = ['affirm', 'deny', 'callback_later', 'request_human', 'stop_calling', 'wrong_person'] as const;
+export const REPLY_INTENTS = [
+  'affirm',
+  'deny',
+  'callback_later',
+  'request_human',
+  'stop_calling',
+  'wrong_person',
+] as const;
 
 export type ReplyIntent = (typeof REPLY_INTENTS)[number];
 

@@ -4,7 +4,7 @@
 //   Mono recordings are split into stretches of speech, each stretch gets its median pitch, and the stretches are
 //   clustered into the requested number of speakers (speaker-clustering.ts). This separates a female from a male
 //   voice reliably and two different female voices usually; two similar male voices it cannot tell apart, which
-//   the returned `separation` shows.
+//   the returned `reliable` flag shows.
 import { regionPitch } from './pitch.ts';
 import type { RecognizedWord } from './port.ts';
 import { clusterSpeakers, type PitchedStretch } from './speaker-clustering.ts';
@@ -72,14 +72,20 @@ export function diarizeByChannel(
 
 export interface PitchDiarization {
   segments: TranscriptSegment[];
-  /** Distance between speakers' typical pitch over the spread within a speaker; below about 2, labels are unreliable. */
-  separation: number;
+  /** How far apart the speakers' typical pitches are (closest pair). */
+  pitchGapSemitones: number;
+  /**
+   * False when the pitch groups are too close to be different voices. One voice split in two still shows two
+   * groups about 2-3 semitones apart (intonation); a female and a male voice are 5-10 apart.
+   */
   reliable: boolean;
   /** Speech stretches with their speaker, for callers that want the turn timeline without words. */
   turns: Array<TimeRegion & { speaker: string }>;
 }
 
-export const RELIABLE_SEPARATION = 2;
+export const RELIABLE_PITCH_GAP_SEMITONES = 4;
+/** The gap must also be large against the spread of pitch within each group. */
+const RELIABLE_GAP_OVER_SPREAD = 2;
 
 /** Longest stretch given one pitch; longer speech is cut so a quick turn change inside it is still seen. */
 const MAX_STRETCH_SECONDS = 0.75;
@@ -101,8 +107,10 @@ export function diarizeByPitch(
   const speakerWords = words.map((word) => ({ ...word, speaker: speakerAt(turns, word) ?? labels[0]! }));
   return {
     segments: segmentsFromSpeakerWords(speakerWords),
-    separation: roundTo2(clustering.separation),
-    reliable: labels.length === 1 || clustering.separation >= RELIABLE_SEPARATION,
+    pitchGapSemitones: roundTo2(clustering.gapSemitones),
+    reliable:
+      labels.length === 1 ||
+      (clustering.gapSemitones >= RELIABLE_PITCH_GAP_SEMITONES && clustering.gapOverSpread >= RELIABLE_GAP_OVER_SPREAD),
     turns,
   };
 }

@@ -17,11 +17,10 @@ export interface PitchedStretch {
 export interface SpeakerClustering {
   /** Cluster index per stretch, numbered in order of first appearance (0 spoke first). */
   labels: number[];
-  /**
-   * How well the clusters separate: the smallest distance between neighbouring cluster centres divided by the
-   * pooled spread within clusters. Above about 2 the pitch groups are clearly different voices.
-   */
-  separation: number;
+  /** Smallest distance between neighbouring cluster centres, in semitones. */
+  gapSemitones: number;
+  /** That distance over the pooled spread within clusters. */
+  gapOverSpread: number;
 }
 
 const SWITCH_COST_WITHIN_SPEECH = 3;
@@ -30,12 +29,17 @@ const SWITCH_COST_AFTER_PAUSE = 1;
 export function clusterSpeakers(stretches: PitchedStretch[], speakerCount: number): SpeakerClustering {
   const pitched = stretches.filter((stretch) => stretch.logPitch !== null);
   if (speakerCount <= 1 || pitched.length < speakerCount) {
-    return { labels: stretches.map(() => 0), separation: 0 };
+    return { labels: stretches.map(() => 0), gapSemitones: 0, gapOverSpread: 0 };
   }
   const centres = kMeans1d(pitched.map((stretch) => [stretch.logPitch!, stretch.weight] as const), speakerCount);
   const spread = pooledSpread(pitched, centres);
   const labels = smoothTurns(stretches, centres, spread);
-  return { labels: renumberByFirstAppearance(labels), separation: minimumGap(centres) / spread };
+  const gap = minimumGap(centres);
+  return {
+    labels: renumberByFirstAppearance(labels),
+    gapSemitones: (12 * gap) / Math.LN2,
+    gapOverSpread: gap / spread,
+  };
 }
 
 /** Weighted 1-D k-means, started from evenly spaced quantiles so the result is deterministic. */

@@ -76,7 +76,12 @@ export class SpeechSynthesizer {
 
   synthesize(text: string, language: string, options: SynthesisOptions = {}): Promise<SynthesizedSpeech> {
     const sampleRate = options.sampleRate ?? 16_000;
-    const voice = this.resolveVoice(language, options.voice ?? 'agent');
+    let voice: EngineVoice;
+    try {
+      voice = this.resolveVoice(language, options.voice ?? 'agent');
+    } catch (error) {
+      return Promise.reject(error);
+    }
     const key = JSON.stringify([text, voice.engine, voice.name, voice.pitchShiftCents, sampleRate]);
     return this.cache.getOrCreate(key, () => this.render(text, language, voice, sampleRate));
   }

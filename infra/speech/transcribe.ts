@@ -29,8 +29,8 @@ export interface Transcription {
     method: DiarizationMethod;
     /** False when pitch clusters overlap (e.g. two similar male voices): speaker labels are then guesses. */
     reliable: boolean;
-    /** Pitch separation (see diarize.ts); null for channel or single-speaker diarisation. */
-    separation: number | null;
+    /** Distance between the speakers' typical pitches (see diarize.ts); null unless diarised by pitch. */
+    pitchGapSemitones: number | null;
   };
   recognizer: string;
   probe: AudioProbe;
@@ -63,22 +63,22 @@ export async function transcribeChannels(
       partyChannels.map(async (channel) => (await recognizer.recognize(channel, language, signal)).words),
     );
     if (speakerCount === 1) {
-      return { ...base, segments: singleSpeaker(wordsPerChannel.flat()), diarization: { method: 'single_speaker', reliable: true, separation: null } };
+      return { ...base, segments: singleSpeaker(wordsPerChannel.flat()), diarization: { method: 'single_speaker', reliable: true, pitchGapSemitones: null } };
     }
     return {
       ...base,
       segments: diarizeByChannel(wordsPerChannel, options.channelSpeakers ?? ['agent', 'customer']),
-      diarization: { method: 'channel', reliable: true, separation: null },
+      diarization: { method: 'channel', reliable: true, pitchGapSemitones: null },
     };
   }
 
   const mono = partyChannels[0] ?? new Int16Array(0);
   const { words } = await recognizer.recognize(mono, language, signal);
   if (speakerCount === 1) {
-    return { ...base, segments: singleSpeaker(words), diarization: { method: 'single_speaker', reliable: true, separation: null } };
+    return { ...base, segments: singleSpeaker(words), diarization: { method: 'single_speaker', reliable: true, pitchGapSemitones: null } };
   }
   const pitch = diarizeByPitch(mono, DECODED_SAMPLE_RATE, words, speakerCount);
-  return { ...base, segments: pitch.segments, diarization: { method: 'pitch', reliable: pitch.reliable, separation: pitch.separation } };
+  return { ...base, segments: pitch.segments, diarization: { method: 'pitch', reliable: pitch.reliable, pitchGapSemitones: pitch.pitchGapSemitones } };
 }
 
 function singleSpeaker(words: RecognizedWord[]): TranscriptSegment[] {

@@ -12,14 +12,29 @@ export interface WordErrorCounts {
 }
 
 export function normalizeForScoring(text: string): string[] {
-  return text
-    .toLowerCase()
-    .normalize('NFC')
-    // Keep letters, combining marks (Indic vowel signs), digits and apostrophes inside words.
-    .replace(/[^\p{L}\p{M}\p{N}']+/gu, ' ')
-    .replace(/(^|\s)'+|'+(?=\s|$)/g, ' ')
+  return expandContractions(
+    text
+      .toLowerCase()
+      .normalize('NFC')
+      .replace(/\u2019/g, "'")
+      // Keep letters, combining marks (Indic vowel signs), digits and apostrophes inside words.
+      .replace(/[^\p{L}\p{M}\p{N}']+/gu, ' ')
+      .replace(/(^|\s)'+|'+(?=\s|$)/g, ' '),
+  )
     .split(/\s+/)
     .filter((word) => word.length > 0);
+}
+
+/** "I'm" and "I am" are the same words said; recognisers pick either spelling, so both sides are expanded. */
+function expandContractions(text: string): string {
+  return text
+    .replace(/\bcan't\b/g, 'can not')
+    .replace(/\bwon't\b/g, 'will not')
+    .replace(/\b(\p{L}+)n't\b/gu, '$1 not')
+    .replace(/\b(\p{L}+)'m\b/gu, '$1 am')
+    .replace(/\b(\p{L}+)'re\b/gu, '$1 are')
+    .replace(/\b(\p{L}+)'ve\b/gu, '$1 have')
+    .replace(/\b(\p{L}+)'ll\b/gu, '$1 will');
 }
 
 export function wordErrorRate(reference: string, hypothesis: string): WordErrorCounts {

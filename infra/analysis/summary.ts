@@ -76,25 +76,41 @@ function splitSentences(segments: readonly TranscriptSegment[], language: string
   return sentences;
 }
 
-function similarity(a: Sentence, b: Sentence): number {
-  if (a.contentWords.size === 0 || b.contentWords.size === 0) return 0;
-  let shared = 0;
-  for (const word of a.contentWords) if (b.contentWords.has(word)) shared++;
-  return shared / (Math.log(a.contentWords.size + 1) + Math.log(b.contentWords.size + 1));
-}
-
-/** TextRank scores, one per sentence. */
+/**
+ * TextRank scores, one per sentence. The graph is sparse (built from a word -> sentences index), so a long call
+ * of hundreds of sentences costs milliseconds, not an n² matrix.
+ */
 export function textRank(sentences: readonly Sentence[]): number[] {
   const count = sentences.length;
-  const weights = sentences.map((a, i) => sentences.map((b, j) => (i === j ? 0 : similarity(a, b))));
-  const outgoing = weights.map((row) => row.reduce((sum, weight) => sum + weight, 0));
+  const sentencesWith = new Map<string, number[]>();
+  sentences.forEach((sentence, index) => {
+    for (const word of sentence.contentWords) {
+      const list = sentencesWith.get(word);
+      if (list) list.push(index);
+      else sentencesWith.set(word, [index]);
+    }
+  });
+  // edges[i]: neighbour -> similarity |A ∩ B| / (log(|A| + 1) + log(|B| + 1))
+  const edges = sentences.map(() => new Map<number, number>());
+  sentences.forEach((sentence, i) => {
+    const shared = new Map<number, number>();
+    for (const word of sentence.contentWords) {
+      for (const j of sentencesWith.get(word)!) if (j !== i) shared.set(j, (shared.get(j) ?? 0) + 1);
+    }
+    for (const [j, overlap] of shared) {
+      const scale = Math.log(sentence.contentWords.size + 1) + Math.log(sentences[j]!.contentWords.size + 1);
+      edges[i]!.set(j, overlap / scale);
+    }
+  });
+  const outgoing = edges.map((row) => [...row.values()].reduce((sum, weight) => sum + weight, 0));
   let scores = new Array<number>(count).fill(1);
   for (let iteration = 0; iteration < ITERATIONS; iteration++) {
-    scores = scores.map((_, i) => {
-      let incoming = 0;
-      for (let j = 0; j < count; j++) if (outgoing[j]! > 0) incoming += (weights[j]![i]! / outgoing[j]!) * scores[j]!;
-      return 1 - DAMPING + DAMPING * incoming;
+    const next = new Array<number>(count).fill(1 - DAMPING);
+    edges.forEach((row, j) => {
+      if (outgoing[j]! === 0) return;
+      for (const [i, weight] of row) next[i]! += DAMPING * (weight / outgoing[j]!) * scores[j]!;
     });
+    scores = next;
   }
   return scores;
 }

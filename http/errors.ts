@@ -114,8 +114,9 @@ function describeExpected(issue: Issue): string {
     case 'too_big': {
       const bound = issue.code === 'too_small' ? issue.minimum : issue.maximum;
       const word = issue.code === 'too_small' ? 'at least' : 'at most';
-      if (issue.origin === 'string') return `a string of ${word} ${String(bound)} characters`;
-      if (issue.origin === 'array' || issue.origin === 'set') return `${word} ${String(bound)} items`;
+      const plural = Number(bound) === 1 ? '' : 's';
+      if (issue.origin === 'string') return `a string of ${word} ${String(bound)} character${plural}`;
+      if (issue.origin === 'array' || issue.origin === 'set') return `${word} ${String(bound)} item${plural}`;
       const comparison = issue.code === 'too_small' ? (issue.inclusive ? '>=' : '>') : issue.inclusive ? '<=' : '<';
       return `a number ${comparison} ${String(bound)}`;
     }

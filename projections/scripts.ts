@@ -5,14 +5,15 @@ import type { RecordedEvent } from '../infra/eventstore/port.ts';
 import type { Projection } from './projection.ts';
 
 /**
- * Scripts and every one of their versions. Each version row keeps its API document as JSON text, fixed when the
- * version is published (a version never changes; its `updated_at` is its publication time), so a list of twenty
- * scripts is served by joining stored texts, without parsing and re-serialising them. Deleted scripts keep their
+ * Scripts and every one of their versions. Each version row keeps its API document, and the summary that lists
+ * show, as JSON text fixed when the version is published (a version never changes; its `updated_at` is its
+ * publication time), so a page of twenty scripts is served by joining stored texts, without parsing and
+ * re-serialising them. Deleted scripts keep their
  * rows (marked `deleted_at`): a finished campaign may still point at one of their versions.
  */
 export const scriptsProjection: Projection = {
   name: 'scripts',
-  version: 1,
+  version: 2,
   tables: ['scripts', 'script_versions'],
   eventTypes: ['ScriptCreated', 'ScriptVersionPublished', 'ScriptDeleted'],
   migrate(db) {
@@ -33,6 +34,7 @@ export const scriptsProjection: Projection = {
       variables TEXT NOT NULL,
       published_at TEXT NOT NULL,
       document TEXT NOT NULL,
+      summary TEXT NOT NULL,
       PRIMARY KEY (script_id, version)
     );`);
   },
@@ -44,11 +46,12 @@ export const scriptsProjection: Projection = {
     const deleteScript = db.prepare('UPDATE scripts SET deleted_at = ? WHERE script_id = ?');
     const createdAt = db.prepare<[string], { created_at: string }>('SELECT created_at FROM scripts WHERE script_id = ?');
     const insertVersion = db.prepare(
-      `INSERT OR REPLACE INTO script_versions (script_id, version, workspace_id, definition, variables, published_at, document)
-       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT OR REPLACE INTO script_versions (script_id, version, workspace_id, definition, variables, published_at, document, summary)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     const addVersion = (data: ScriptVersionData, created: string, published: string) => {
       const definition: Script = { name: data.name, single_call_enabled: data.single_call_enabled, steps: data.steps };
+      const document = scriptDocument(data, created, published);
       insertVersion.run(
         data.script_id,
         data.version,
@@ -56,7 +59,8 @@ export const scriptsProjection: Projection = {
         JSON.stringify(definition),
         JSON.stringify(data.variables),
         published,
-        JSON.stringify(scriptDocument(data, created, published)),
+        JSON.stringify(document),
+        JSON.stringify(scriptSummary(document)),
       );
     };
     return (event: RecordedEvent) => {
@@ -107,6 +111,14 @@ export function scriptDocument(data: ScriptVersionData, createdAt: string, updat
   };
 }
 
+/** What a list shows of a script: everything but the steps (GET /v1/scripts/{id} has those). */
+export type ScriptSummary = Omit<ScriptDocument, 'steps'>;
+
+export function scriptSummary(document: ScriptDocument): ScriptSummary {
+  const { steps: _steps, ...summary } = document;
+  return summary;
+}
+
 /** A pinned script version, for the campaign and call modules (they run `definition`). */
 export interface ScriptVersionRow {
   script_id: string;
@@ -119,7 +131,7 @@ export interface ScriptVersionRow {
 interface Statements {
   latestDocument: Statement<[string, string], { document: string }>;
   versionDocument: Statement<[string, string, number], { document: string }>;
-  page: Statement<[string, number, number], { document: string }>;
+  page: Statement<[string, number, number], string>;
   count: Statement<[string], { total: number }>;
   version: Statement<[string, string, number], { script_id: string; version: number; definition: string; variables: string; deleted_at: string | null }>;
   latestVersion: Statement<[string, string], { latest_version: number; deleted_at: string | null }>;
@@ -140,10 +152,10 @@ function statements(db: Database): Statements {
         `SELECT v.document FROM scripts s JOIN script_versions v ON v.script_id = s.script_id
          WHERE s.workspace_id = ? AND s.script_id = ? AND v.version = ? AND s.deleted_at IS NULL`,
       ),
-      page: db.prepare(
-        `SELECT v.document FROM scripts s JOIN script_versions v ON v.script_id = s.script_id AND v.version = s.latest_version
+      page: db.prepare<[string, number, number], string>(
+        `SELECT v.summary FROM scripts s JOIN script_versions v ON v.script_id = s.script_id AND v.version = s.latest_version
          WHERE s.workspace_id = ? AND s.deleted_at IS NULL ORDER BY s.created_at DESC, s.script_id DESC LIMIT ? OFFSET ?`,
-      ),
+      ).pluck(),
       count: db.prepare('SELECT count(*) AS total FROM scripts WHERE workspace_id = ? AND deleted_at IS NULL'),
       version: db.prepare(
         `SELECT v.script_id, v.version, v.definition, v.variables, s.deleted_at FROM scripts s
@@ -165,11 +177,10 @@ export function findScriptDocument(db: Database, workspaceId: string, scriptId: 
   return row?.document;
 }
 
-/** Live scripts of the workspace, newest first, as JSON documents of their latest versions. */
-export function listScriptDocuments(db: Database, workspaceId: string, limit: number, offset: number): { documents: string[]; total: number } {
+/** Live scripts of the workspace, newest first, as JSON summaries of their latest versions. */
+export function listScriptSummaries(db: Database, workspaceId: string, limit: number, offset: number): { summaries: string[]; total: number } {
   const { page, count } = statements(db);
-  const documents = page.all(workspaceId, limit, offset).map((row) => row.document);
-  return { documents, total: count.get(workspaceId)?.total ?? 0 };
+  return { summaries: page.all(workspaceId, limit, offset), total: count.get(workspaceId)?.total ?? 0 };
 }
 
 /** Whether the workspace has this script and it is not deleted. */

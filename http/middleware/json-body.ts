@@ -10,7 +10,8 @@ const JSON_MEDIA_TYPE = /^application\/json\s*(;.*)?$/i;
 const EXPECTED = 'a JSON object with Content-Type: application/json';
 
 function tooLarge(): ApiError {
-  return new ApiError('payload_too_large', `The request body is larger than ${MAX_BODY_BYTES} bytes.`, { limit_bytes: MAX_BODY_BYTES });
+  // The rest of the upload is never read: close the connection rather than reuse it mid-body.
+  return new ApiError('payload_too_large', `The request body is larger than ${MAX_BODY_BYTES} bytes.`, { limit_bytes: MAX_BODY_BYTES }, { Connection: 'close' });
 }
 
 function hasBody(request: Request): boolean {

@@ -1,7 +1,7 @@
 import type { Runtime } from '../../composition.ts';
 import { scriptDecider, scriptStream, scriptVariables, type ScriptState } from '../../domain/script.ts';
 import { newId } from '../../infra/ids.ts';
-import { findScriptDocument, listScriptDocuments, scriptDocument, type ScriptDocument } from '../../projections/scripts.ts';
+import { findScriptDocument, listScriptSummaries, scriptDocument, type ScriptDocument } from '../../projections/scripts.ts';
 import { principalOf } from '../context.ts';
 import { createRouter, defineRoute } from '../define-route.ts';
 import type { HttpDependencies } from '../dependencies.ts';
@@ -31,7 +31,7 @@ const listScripts = defineRoute({
   path: '/scripts',
   tags: [TAG],
   summary: 'List scripts',
-  description: 'Newest first; each at its latest version.',
+  description: 'Newest first; each at its latest version, without its steps (GET /v1/scripts/{id} has them).',
   request: { query: PaginationQuery },
   responses: { 200: { description: 'A page of scripts.', content: { 'application/json': { schema: ScriptListSchema } } } },
 });
@@ -106,8 +106,8 @@ export function scriptRoutes(runtime: Runtime, dependencies: HttpDependencies) {
   router.openapi(listScripts, (c) => {
     const { workspaceId } = principalOf(c);
     const page = c.req.valid('query');
-    const { documents, total } = listScriptDocuments(runtime.readDb, workspaceId, page.limit, page.offset);
-    return prebuiltListJson<z.infer<typeof ScriptListSchema>>(c, documents, total, page);
+    const { summaries, total } = listScriptSummaries(runtime.readDb, workspaceId, page.limit, page.offset);
+    return prebuiltListJson<z.infer<typeof ScriptListSchema>>(c, summaries, total, page);
   });
 
   router.openapi(getScript, (c) => {

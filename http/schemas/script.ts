@@ -72,7 +72,10 @@ export const ScriptSchema = z
   })
   .openapi('Script');
 
-export const ScriptListSchema = listEnvelope(ScriptSchema, 'ScriptList');
+/** A list item: the script without its steps (like the spec's call list items, a subset of the full record). */
+export const ScriptSummarySchema = ScriptSchema.omit({ steps: true }).openapi('ScriptSummary');
+
+export const ScriptListSchema = listEnvelope(ScriptSummarySchema, 'ScriptList');
 
 export const ScriptVersionQuery = z.object({
   version: optionalIntegerQuery(1, 1_000_000, 'A version number; the latest when omitted.'),

@@ -2,38 +2,11 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { scriptDecider, scriptVariables, validateScript, type ScriptEvent } from '../../domain/script.ts';
 import type { Script } from '../../domain/script-types.ts';
+import { loanRenewalScript } from '../support/scripts.ts';
 import { given } from './given-when-then.ts';
 
 const now = new Date('2026-03-01T10:00:00Z');
 const later = new Date('2026-03-02T10:00:00Z');
-
-/** The loan renewal example of the brief. */
-export function loanRenewalScript(): Script {
-  return {
-    name: 'Loan renewal',
-    single_call_enabled: true,
-    steps: [
-      { id: 'greet', say: 'Namaste {name}, this is Asha from {lender}. This call is recorded.', next: 'offer' },
-      {
-        id: 'offer',
-        say: 'Would you like to renew your loan of {amount} rupees?',
-        listen: {
-          timeout_seconds: 6,
-          routes: [
-            { intent: 'affirm', dtmf: '1', disposition: 'interested', next: 'thanks' },
-            { intent: 'deny', dtmf: '2', disposition: 'not_interested', next: 'bye' },
-            { intent: 'callback_later', dtmf: '3', disposition: 'callback', next: 'bye' },
-            { intent: 'request_human', dtmf: '9', escalate: true },
-            { intent: 'stop_calling', dtmf: '0', disposition: 'dnd', next: 'bye' },
-          ],
-          no_input: { retries: 1, disposition: 'callback', next: 'bye' },
-        },
-      },
-      { id: 'thanks', say: 'Thank you, our team will call you shortly.', end: true },
-      { id: 'bye', say: 'Thank you for your time.', end: true },
-    ],
-  };
-}
 
 function created(script: Script = loanRenewalScript()): ScriptEvent {
   return {

@@ -1,0 +1,66 @@
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { client, createWorkspace, startServer, type TestServer } from '../support/server.ts';
+
+const operations = suite('health, readiness, metrics, request logs');
+let server: TestServer;
+
+operations.before(async () => {
+  // Info level: one JSON log line per request on stdout.
+  server = await startServer({ env: { LOG_LEVEL: 'info' } });
+});
+operations.after(async () => server.stop());
+
+operations('/health and /ready need no key; /ready shows the projection lag', async () => {
+  const anonymous = client(server);
+  const health = await anonymous.get('/health');
+  assert.equal([health.status, health.body], [200, { status: 'ok' }]);
+  const ready = await anonymous.get('/ready');
+  assert.is(ready.status, 200);
+  assert.is(ready.body.status, 'ready');
+  assert.is(ready.body.event_store, 'ok');
+  assert.is(ready.body.max_projection_lag, 0);
+  assert.ok(ready.body.projections.some((projection: { name: string }) => projection.name === 'scripts'));
+});
+
+operations('/metrics: Prometheus text with request counts by route pattern, projection lag, backlog, timers', async () => {
+  const workspace = await createWorkspace(server, 'Metrics');
+  const api = client(server, workspace.key);
+  await api.get('/v1/scripts/scr_one');
+  await api.get('/v1/scripts/scr_two');
+  const metrics = await client(server).get('/metrics');
+  assert.is(metrics.status, 200);
+  assert.match(metrics.headers.get('content-type') ?? '', 'text/plain');
+  assert.match(metrics.text, 'http_requests_total{method="GET",route="/v1/scripts/:id",status="404"} 2');
+  assert.match(metrics.text, /http_request_duration_seconds_bucket\{le="0.005",method="GET",route="\/v1\/scripts\/:id",status="404"\}/);
+  assert.match(metrics.text, 'projection_lag_events{projection="scripts"} 0');
+  assert.match(metrics.text, 'process_manager_backlog_events');
+  assert.match(metrics.text, /timers_pending \d+/);
+  assert.not.match(metrics.text, 'scr_one', 'raw paths never become labels');
+});
+
+operations('one structured log line per request, without the key', async () => {
+  const workspace = await createWorkspace(server, 'Logs');
+  const api = client(server, workspace.key);
+  const response = await api.get('/v1/scripts?limit=5', { headers: { 'x-request-id': 'log-line-test' } });
+  assert.is(response.status, 200);
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  const lines = server
+    .output()
+    .split('\n')
+    .filter((line) => line.includes('"log-line-test"'))
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+  assert.is(lines.length, 1);
+  const line = lines[0]!;
+  assert.is(line.msg, 'request');
+  assert.is(line.method, 'GET');
+  assert.is(line.route, '/v1/scripts');
+  assert.is(line.status, 200);
+  assert.is(line.workspace_id, workspace.workspaceId);
+  assert.is(line.key_id, workspace.keyId);
+  assert.is(typeof line.duration_ms, 'number');
+  assert.not.match(server.output(), workspace.key);
+  assert.not.match(server.output(), /authorization/i);
+});
+
+operations.run();

@@ -7,7 +7,7 @@ export const MAX_PITCH_HZ = 400;
 
 const ANALYSIS_RATE = 8_000;
 const WINDOW_SAMPLES = 256; // 32 ms at 8 kHz: two periods of a 60 Hz voice.
-const HOP_SAMPLES = 80; // 10 ms
+const HOP_SAMPLES = 160; // 20 ms: a median over a stretch needs no finer steps
 const MIN_LAG = Math.floor(ANALYSIS_RATE / MAX_PITCH_HZ);
 const MAX_LAG = Math.ceil(ANALYSIS_RATE / MIN_PITCH_HZ);
 /** Correlation a frame needs to count as voiced; unvoiced consonants and noise stay well below it. */

@@ -44,13 +44,15 @@ export function frameEnergies(samples: Int16Array, sampleRate: number, frameSeco
 /**
  * The speech threshold sits between the background floor (a low percentile) and the loud speech level (a high
  * percentile), but never below an absolute level, so digital silence and line hiss both stay outside speech.
+ * When there is no quiet background at all (speech without pauses), the floor is speech itself: then the
+ * threshold drops to 10 dB under the loud level instead of rising above everything.
  */
 export function speechThresholdDb(decibels: Float32Array): number {
   if (decibels.length === 0) return 0;
   const sorted = Float32Array.from(decibels).sort();
   const floor = sorted[Math.floor(sorted.length * 0.1)]!;
   const loud = sorted[Math.floor(sorted.length * 0.95)]!;
-  return Math.max(-55, floor + 10, loud - 30);
+  return Math.max(-55, Math.min(floor + 10, loud - 10), loud - 30);
 }
 
 export function detectVoiceActivity(samples: Int16Array, options: VoiceActivityOptions): TimeRegion[] {

@@ -80,7 +80,7 @@ function splitSentences(segments: readonly TranscriptSegment[], language: string
  * TextRank scores, one per sentence. The graph is sparse (built from a word -> sentences index), so a long call
  * of hundreds of sentences costs milliseconds, not an n² matrix.
  */
-export function textRank(sentences: readonly Sentence[]): number[] {
+function textRank(sentences: readonly Sentence[]): number[] {
   const count = sentences.length;
   const sentencesWith = new Map<string, number[]>();
   sentences.forEach((sentence, index) => {

@@ -1,3 +1,4 @@
+import type { HttpBindings } from '@hono/node-server';
 import type { Context } from 'hono';
 import type { ApiKeyScope } from '../domain/api-key.ts';
 
@@ -19,6 +20,8 @@ export interface ResolvedRoute {
 
 /** Hono's environment for every route and middleware of the app. */
 export interface AppEnv {
+  /** Node's request and response objects on @hono/node-server; absent under `app.request` (tests). */
+  Bindings: Partial<HttpBindings> | undefined;
   Variables: {
     requestId: string;
     /** Null when nothing matches (the request ends in 404 or 405). */

@@ -11,6 +11,7 @@ export class HttpMetrics {
   readonly registry = new Registry();
   private readonly requests: Counter<'method' | 'route' | 'status'>;
   private readonly duration: Histogram<'method' | 'route' | 'status'>;
+  private readonly series = new Map<string, { count: { inc(): void }; latency: { observe(value: number): void } }>();
 
   constructor(runtime: Pick<Runtime, 'projections' | 'processes' | 'readDb'>) {
     collectDefaultMetrics({ register: this.registry });
@@ -58,9 +59,17 @@ export class HttpMetrics {
   }
 
   observe(method: string, route: string, status: number, seconds: number): void {
-    const labels = { method, route, status: String(status) };
-    this.requests.inc(labels);
-    this.duration.observe(labels, seconds);
+    // Label sets are few (route patterns × methods × statuses): keep their children instead of hashing labels
+    // on every request.
+    const key = `${method} ${route} ${status}`;
+    let series = this.series.get(key);
+    if (!series) {
+      const labels = { method, route, status: String(status) };
+      series = { count: this.requests.labels(labels), latency: this.duration.labels(labels) };
+      this.series.set(key, series);
+    }
+    series.count.inc();
+    series.latency.observe(seconds);
   }
 
   async text(): Promise<string> {

@@ -5,15 +5,15 @@ import type { RecordedEvent } from '../infra/eventstore/port.ts';
 import type { Projection } from './projection.ts';
 
 /**
- * Scripts and every one of their versions. Each version row keeps its API document, and the summary that lists
- * show, as JSON text fixed when the version is published (a version never changes; its `updated_at` is its
- * publication time), so a page of twenty scripts is served by joining stored texts, without parsing and
- * re-serialising them. Deleted scripts keep their
+ * Scripts and every one of their versions. Each version row keeps its API document as JSON text, fixed when the
+ * version is published (a version never changes; its `updated_at` is its publication time), and each script row
+ * the summary of its latest version that lists show, so a page of twenty scripts is one indexed read of stored
+ * texts, joined without parsing and re-serialising them. Deleted scripts keep their
  * rows (marked `deleted_at`): a finished campaign may still point at one of their versions.
  */
 export const scriptsProjection: Projection = {
   name: 'scripts',
-  version: 2,
+  version: 4,
   tables: ['scripts', 'script_versions'],
   eventTypes: ['ScriptCreated', 'ScriptVersionPublished', 'ScriptDeleted'],
   migrate(db) {
@@ -23,9 +23,12 @@ export const scriptsProjection: Projection = {
       latest_version INTEGER NOT NULL,
       created_at TEXT NOT NULL,
       updated_at TEXT NOT NULL,
-      deleted_at TEXT
+      deleted_at TEXT,
+      summary TEXT NOT NULL
     );
-    CREATE INDEX IF NOT EXISTS scripts_workspace ON scripts (workspace_id, created_at DESC, script_id DESC);
+    -- Not a partial index (WHERE deleted_at IS NULL): SQLite (built with STAT4) re-prepares a statement whose plan
+    -- may depend on a bound value, and a partial index makes every bound workspace id such a value.
+    CREATE INDEX IF NOT EXISTS live_scripts ON scripts (workspace_id, deleted_at, created_at DESC, script_id DESC);
     CREATE TABLE IF NOT EXISTS script_versions (
       script_id TEXT NOT NULL,
       version INTEGER NOT NULL,
@@ -34,22 +37,22 @@ export const scriptsProjection: Projection = {
       variables TEXT NOT NULL,
       published_at TEXT NOT NULL,
       document TEXT NOT NULL,
-      summary TEXT NOT NULL,
       PRIMARY KEY (script_id, version)
     );`);
   },
   prepare(db) {
     const insertScript = db.prepare(
-      'INSERT OR REPLACE INTO scripts (script_id, workspace_id, latest_version, created_at, updated_at, deleted_at) VALUES (?, ?, ?, ?, ?, NULL)',
+      'INSERT OR REPLACE INTO scripts (script_id, workspace_id, latest_version, created_at, updated_at, deleted_at, summary) VALUES (?, ?, ?, ?, ?, NULL, ?)',
     );
-    const bumpScript = db.prepare('UPDATE scripts SET latest_version = ?, updated_at = ? WHERE script_id = ?');
+    const bumpScript = db.prepare('UPDATE scripts SET latest_version = ?, updated_at = ?, summary = ? WHERE script_id = ?');
     const deleteScript = db.prepare('UPDATE scripts SET deleted_at = ? WHERE script_id = ?');
     const createdAt = db.prepare<[string], { created_at: string }>('SELECT created_at FROM scripts WHERE script_id = ?');
     const insertVersion = db.prepare(
-      `INSERT OR REPLACE INTO script_versions (script_id, version, workspace_id, definition, variables, published_at, document, summary)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT OR REPLACE INTO script_versions (script_id, version, workspace_id, definition, variables, published_at, document)
+       VALUES (?, ?, ?, ?, ?, ?, ?)`,
     );
-    const addVersion = (data: ScriptVersionData, created: string, published: string) => {
+    /** Stores a version; returns the summary JSON a list shows while it is the latest. */
+    const addVersion = (data: ScriptVersionData, created: string, published: string): string => {
       const definition: Script = { name: data.name, single_call_enabled: data.single_call_enabled, steps: data.steps };
       const document = scriptDocument(data, created, published);
       insertVersion.run(
@@ -60,22 +63,22 @@ export const scriptsProjection: Projection = {
         JSON.stringify(data.variables),
         published,
         JSON.stringify(document),
-        JSON.stringify(scriptSummary(document)),
       );
+      return JSON.stringify(scriptSummary(document));
     };
     return (event: RecordedEvent) => {
       switch (event.type) {
         case 'ScriptCreated': {
           const data = event.data as ScriptVersionData & { created_at: string };
-          insertScript.run(data.script_id, data.workspace_id, data.version, data.created_at, data.created_at);
-          addVersion(data, data.created_at, data.created_at);
+          const summary = addVersion(data, data.created_at, data.created_at);
+          insertScript.run(data.script_id, data.workspace_id, data.version, data.created_at, data.created_at, summary);
           break;
         }
         case 'ScriptVersionPublished': {
           const data = event.data as ScriptVersionData & { published_at: string };
           const created = createdAt.get(data.script_id)?.created_at ?? data.published_at;
-          bumpScript.run(data.version, data.published_at, data.script_id);
-          addVersion(data, created, data.published_at);
+          const summary = addVersion(data, created, data.published_at);
+          bumpScript.run(data.version, data.published_at, summary, data.script_id);
           break;
         }
         case 'ScriptDeleted':
@@ -152,11 +155,15 @@ function statements(db: Database): Statements {
         `SELECT v.document FROM scripts s JOIN script_versions v ON v.script_id = s.script_id
          WHERE s.workspace_id = ? AND s.script_id = ? AND v.version = ? AND s.deleted_at IS NULL`,
       ),
-      page: db.prepare<[string, number, number], string>(
-        `SELECT v.summary FROM scripts s JOIN script_versions v ON v.script_id = s.script_id AND v.version = s.latest_version
-         WHERE s.workspace_id = ? AND s.deleted_at IS NULL ORDER BY s.created_at DESC, s.script_id DESC LIMIT ? OFFSET ?`,
-      ).pluck(),
-      count: db.prepare('SELECT count(*) AS total FROM scripts WHERE workspace_id = ? AND deleted_at IS NULL'),
+      // `LIMIT (? + 0)`, not `LIMIT ?`: SQLite plans with a bare bound LIMIT's value, so every execution would be
+      // re-prepared (better-sqlite3 rebinds each time); the expression costs nothing and keeps the plan.
+      page: db
+        .prepare<[string, number, number], string>(
+          `SELECT summary FROM scripts INDEXED BY live_scripts
+           WHERE workspace_id = ? AND deleted_at IS NULL ORDER BY created_at DESC, script_id DESC LIMIT (? + 0) OFFSET (? + 0)`,
+        )
+        .pluck(),
+      count: db.prepare('SELECT count(*) AS total FROM scripts INDEXED BY live_scripts WHERE workspace_id = ? AND deleted_at IS NULL'),
       version: db.prepare(
         `SELECT v.script_id, v.version, v.definition, v.variables, s.deleted_at FROM scripts s
          JOIN script_versions v ON v.script_id = s.script_id WHERE s.workspace_id = ? AND s.script_id = ? AND v.version = ?`,

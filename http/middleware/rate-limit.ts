@@ -4,6 +4,7 @@ import { DEFAULT_RATE_LIMIT_PER_MINUTE } from '../../domain/workspace.ts';
 import { findWorkspace } from '../../projections/workspaces.ts';
 import type { AppEnv } from '../context.ts';
 import { ApiError } from '../errors.ts';
+import { setResponseHeader } from '../response-headers.ts';
 import { consume, resetSeconds, retryAfterSeconds, type RateDecision, type WindowCounter } from '../rate-limit-window.ts';
 
 /** How long a workspace's configured limit is trusted before it is read again from the `workspaces` read model. */
@@ -52,7 +53,7 @@ export function rateLimit(db: Database, refreshMs = LIMIT_REFRESH_MS) {
         { ...headers, 'Retry-After': String(retryAfterSeconds(decision, nowMs)) },
       );
     }
+    for (const [name, value] of Object.entries(headers)) setResponseHeader(c, name, value);
     await next();
-    for (const [name, value] of Object.entries(headers)) c.res.headers.set(name, value);
   });
 }

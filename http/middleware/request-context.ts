@@ -3,6 +3,7 @@ import { createMiddleware } from 'hono/factory';
 import type { Logger } from '../../infra/logger.ts';
 import type { AppEnv } from '../context.ts';
 import type { HttpMetrics } from '../metrics.ts';
+import { setResponseHeader } from '../response-headers.ts';
 
 // A client's own request id is kept when it is short and plain (it ends up in our logs).
 const CLIENT_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -20,8 +21,8 @@ export function requestContext(logger: Logger, metrics: HttpMetrics) {
     c.set('requestId', requestId);
     c.set('route', null);
     c.set('principal', undefined);
+    setResponseHeader(c, 'X-Request-Id', requestId);
     await next();
-    c.res.headers.set('X-Request-Id', requestId);
     const seconds = (performance.now() - started) / 1000;
     const route = c.get('route')?.pattern ?? '(unmatched)';
     const status = c.res.status;

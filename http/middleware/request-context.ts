@@ -27,6 +27,8 @@ export function requestContext(logger: Logger, metrics: HttpMetrics) {
     const route = c.get('route')?.pattern ?? '(unmatched)';
     const status = c.res.status;
     metrics.observe(c.req.method, route, status, seconds);
+    const level = status >= 500 ? 'error' : 'info';
+    if (!logger.isLevelEnabled(level)) return;
     const principal = c.get('principal');
     const line = {
       request_id: requestId,
@@ -38,7 +40,6 @@ export function requestContext(logger: Logger, metrics: HttpMetrics) {
       workspace_id: principal?.workspaceId ?? null,
       key_id: principal?.keyId ?? null,
     };
-    if (status >= 500) logger.error(line, 'request');
-    else logger.info(line, 'request');
+    logger[level](line, 'request');
   });
 }

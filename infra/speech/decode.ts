@@ -105,7 +105,7 @@ export async function probeAudio(path: string, signal?: AbortSignal): Promise<Au
     output = JSON.parse(stdout.toString('utf8')) as FfprobeOutput;
   } catch (error) {
     // ffprobe refuses files it cannot parse at all (text, truncated headers): that is a format problem.
-    if (error instanceof ExternalToolError) throw new UnsupportedFormatError('unrecognised data');
+    if (error instanceof ExternalToolError && error.exitCode !== null) throw new UnsupportedFormatError('unrecognised data');
     throw error;
   }
   const containerNames = (output.format?.format_name ?? '').split(',');

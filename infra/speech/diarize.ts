@@ -83,7 +83,7 @@ export interface PitchDiarization {
   turns: Array<TimeRegion & { speaker: string }>;
 }
 
-export const RELIABLE_PITCH_GAP_SEMITONES = 4;
+export const RELIABLE_PITCH_GAP_SEMITONES = 3.5;
 /** The gap must also be large against the spread of pitch within each group. */
 const RELIABLE_GAP_OVER_SPREAD = 2;
 

@@ -151,10 +151,11 @@ async function festivalPcm(text: string, voice: EngineVoice, sampleRate: number)
   }
 }
 
+// -D: no dither, so the same phrase always renders to the same samples (reproducible tests and recordings).
 async function soxToRawPcm(audio: Buffer, inputFormat: string[], sampleRate: number, pitchShiftCents: number): Promise<Int16Array> {
   const effects = pitchShiftCents === 0 ? [] : ['pitch', String(pitchShiftCents)];
   const output = [...RAW_PCM_FORMAT, '-r', String(sampleRate)];
-  const { stdout } = await runTool('sox', ['-V1', ...inputFormat, '-', ...output, '-', ...effects], {
+  const { stdout } = await runTool('sox', ['-V1', '-D', ...inputFormat, '-', ...output, '-', ...effects], {
     stdin: audio,
     timeoutMs: 30_000 + audio.length / 1_000,
   });

@@ -98,13 +98,6 @@ export function deinterleave(bytes: Buffer, channelCount: number): Int16Array[] 
   return channels;
 }
 
-/** Mono samples as little-endian bytes (what pocketsphinx and sox read as raw input). */
-export function pcmToBytes(samples: Int16Array): Buffer {
-  const bytes = Buffer.alloc(samples.length * 2);
-  for (let index = 0; index < samples.length; index++) bytes.writeInt16LE(samples[index]!, index * 2);
-  return bytes;
-}
-
 /** Two mono tracks as one stereo recording; the shorter one is padded with silence. */
 export function mixStereo(
   left: Int16Array,

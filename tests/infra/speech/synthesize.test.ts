@@ -61,6 +61,13 @@ test('repeated phrases come from the cache, and concurrent requests synthesise o
   assert.is.not(await synthesizer.synthesize('Thank you for your time.', 'en-IN'), first);
 });
 
+test('the same phrase renders to the same samples every time (no dither), customer voice included', async () => {
+  const first = await new SpeechSynthesizer().synthesize('Yes, I have a minute.', 'en-IN', { voice: 'customer' });
+  const second = await new SpeechSynthesizer().synthesize('Yes, I have a minute.', 'en-IN', { voice: 'customer' });
+  assert.ok(first.pcm !== second.pcm);
+  assert.equal(Array.from(first.pcm), Array.from(second.pcm));
+});
+
 test('text that looks like an option or holds quotes is spoken, not interpreted', async () => {
   const dashed = await synthesize('-नमस्ते --help', 'hi-IN');
   assert.ok(seconds(dashed) > 0.5);

@@ -46,7 +46,7 @@ export function createHttpApp(runtime: Runtime, overrides: Partial<HttpDependenc
   app.use('*', requestContext(runtime.logger, metrics));
   app.use('*', refuseKeysInUrl());
   app.use('*', resolveRoute(app));
-  app.use('*', authenticate(runtime.readDb, runtime.clock));
+  app.use('*', authenticate(runtime.readDb, runtime.clock, runtime.logger));
   app.use('*', rateLimit(runtime.readDb));
   app.use('*', requireScope());
   app.use('*', jsonBody());

@@ -2,6 +2,7 @@ import type { Database } from 'better-sqlite3';
 import { createMiddleware } from 'hono/factory';
 import { hashApiKeySecret, isWellFormedApiKeySecret } from '../../infra/api-key-secret.ts';
 import type { Clock } from '../../infra/clock/port.ts';
+import type { Logger } from '../../infra/logger.ts';
 import { recordApiKeyUse, type ApiKeyRow } from '../../projections/api-keys.ts';
 import type { AppEnv } from '../context.ts';
 import { unauthorized } from '../errors.ts';
@@ -17,7 +18,7 @@ const BEARER = /^Bearer +(\S+) *$/i;
  * read models up before it exits) refuses the very next request. Every failure is the same bare 401, so a caller
  * cannot tell an unknown key from a revoked one.
  */
-export function authenticate(db: Database, clock: Clock) {
+export function authenticate(db: Database, clock: Clock, logger: Logger) {
   const lastWrittenMs = new Map<string, number>();
   // The query of projections/api-keys.ts `findApiKeyBySecretHash`, prepared once: that function prepares its
   // statement on every call, which costs more than the lookup itself on a path every request takes.
@@ -30,7 +31,12 @@ export function authenticate(db: Database, clock: Clock) {
     const last = lastWrittenMs.get(keyId);
     if (last !== undefined && nowMs - last < LAST_USED_WRITE_INTERVAL_MS) return;
     lastWrittenMs.set(keyId, nowMs);
-    recordApiKeyUse(db, keyId, clock.now().toISOString());
+    try {
+      recordApiKeyUse(db, keyId, clock.now().toISOString());
+    } catch (error) {
+      // Usage is informational: a busy database must not fail the request it was noted for.
+      logger.warn({ err: error, key_id: keyId }, 'could not record API key use');
+    }
   };
 
   return createMiddleware<AppEnv>(async (c, next) => {

@@ -1,4 +1,4 @@
-import type { Database } from 'better-sqlite3';
+import type { Database, Statement } from 'better-sqlite3';
 import type { ApiKeyScope } from '../domain/api-key.ts';
 import type { Projection } from './projection.ts';
 
@@ -54,43 +54,57 @@ export const apiKeysProjection: Projection = {
   },
 };
 
+const LIST_COLUMNS = `k.key_id, k.workspace_id, k.name, k.scope, k.created_at, k.revoked_at, u.last_used_at
+  FROM api_keys k LEFT JOIN api_key_usage u ON u.key_id = k.key_id`;
+
+interface Statements {
+  bySecretHash: Statement<[string], ApiKeyRow>;
+  one: Statement<[string, string], ApiKeyListItem>;
+  page: Statement<[string, number, number], ApiKeyListItem>;
+  count: Statement<[string], { total: number }>;
+  activeAdmins: Statement<[string], { total: number }>;
+  recordUse: Statement<[string, string]>;
+}
+
+// Statements are prepared once per database: the lookup by secret hash runs on every authenticated request.
+const statementsByDatabase = new WeakMap<Database, Statements>();
+
+function statements(db: Database): Statements {
+  let prepared = statementsByDatabase.get(db);
+  if (!prepared) {
+    prepared = {
+      bySecretHash: db.prepare('SELECT * FROM api_keys WHERE secret_hash = ?'),
+      one: db.prepare(`SELECT ${LIST_COLUMNS} WHERE k.workspace_id = ? AND k.key_id = ?`),
+      // `LIMIT (? + 0)`: a bare bound LIMIT makes SQLite re-prepare the statement on every execution.
+      page: db.prepare(`SELECT ${LIST_COLUMNS} WHERE k.workspace_id = ? ORDER BY k.created_at DESC, k.key_id DESC LIMIT (? + 0) OFFSET (? + 0)`),
+      count: db.prepare('SELECT count(*) AS total FROM api_keys WHERE workspace_id = ?'),
+      activeAdmins: db.prepare(`SELECT count(*) AS total FROM api_keys WHERE workspace_id = ? AND scope = 'Admin' AND revoked_at IS NULL`),
+      recordUse: db.prepare(
+        'INSERT INTO api_key_usage (key_id, last_used_at) VALUES (?, ?) ON CONFLICT(key_id) DO UPDATE SET last_used_at = excluded.last_used_at',
+      ),
+    };
+    statementsByDatabase.set(db, prepared);
+  }
+  return prepared;
+}
+
 export function findApiKeyBySecretHash(db: Database, secretHash: string): ApiKeyRow | undefined {
-  return db.prepare<[string], ApiKeyRow>('SELECT * FROM api_keys WHERE secret_hash = ?').get(secretHash);
+  return statements(db).bySecretHash.get(secretHash);
 }
 
 export function findApiKey(db: Database, workspaceId: string, keyId: string): ApiKeyListItem | undefined {
-  return db
-    .prepare<[string, string], ApiKeyListItem>(
-      `SELECT k.key_id, k.workspace_id, k.name, k.scope, k.created_at, k.revoked_at, u.last_used_at
-       FROM api_keys k LEFT JOIN api_key_usage u ON u.key_id = k.key_id WHERE k.workspace_id = ? AND k.key_id = ?`,
-    )
-    .get(workspaceId, keyId);
+  return statements(db).one.get(workspaceId, keyId);
 }
 
 export function listApiKeys(db: Database, workspaceId: string, limit = -1, offset = 0): { data: ApiKeyListItem[]; total: number } {
-  const data = db
-    .prepare<[string, number, number], ApiKeyListItem>(
-      `SELECT k.key_id, k.workspace_id, k.name, k.scope, k.created_at, k.revoked_at, u.last_used_at
-       FROM api_keys k LEFT JOIN api_key_usage u ON u.key_id = k.key_id
-       WHERE k.workspace_id = ? ORDER BY k.created_at DESC, k.key_id DESC LIMIT ? OFFSET ?`,
-    )
-    .all(workspaceId, limit, offset);
-  const total = db.prepare<[string], { total: number }>('SELECT count(*) AS total FROM api_keys WHERE workspace_id = ?').get(workspaceId)?.total ?? 0;
-  return { data, total };
+  const prepared = statements(db);
+  return { data: prepared.page.all(workspaceId, limit, offset), total: prepared.count.get(workspaceId)?.total ?? 0 };
 }
 
 export function countActiveAdminKeys(db: Database, workspaceId: string): number {
-  return (
-    db
-      .prepare<[string], { total: number }>(
-        `SELECT count(*) AS total FROM api_keys WHERE workspace_id = ? AND scope = 'Admin' AND revoked_at IS NULL`,
-      )
-      .get(workspaceId)?.total ?? 0
-  );
+  return statements(db).activeAdmins.get(workspaceId)?.total ?? 0;
 }
 
 export function recordApiKeyUse(db: Database, keyId: string, at: string): void {
-  db.prepare(
-    'INSERT INTO api_key_usage (key_id, last_used_at) VALUES (?, ?) ON CONFLICT(key_id) DO UPDATE SET last_used_at = excluded.last_used_at',
-  ).run(keyId, at);
+  statements(db).recordUse.run(keyId, at);
 }

@@ -3,7 +3,7 @@ import { createMiddleware } from 'hono/factory';
 import { hashApiKeySecret, isWellFormedApiKeySecret } from '../../infra/api-key-secret.ts';
 import type { Clock } from '../../infra/clock/port.ts';
 import type { Logger } from '../../infra/logger.ts';
-import { recordApiKeyUse, type ApiKeyRow } from '../../projections/api-keys.ts';
+import { findApiKeyBySecretHash, recordApiKeyUse } from '../../projections/api-keys.ts';
 import type { AppEnv } from '../context.ts';
 import { unauthorized } from '../errors.ts';
 
@@ -20,12 +20,6 @@ const BEARER = /^Bearer +(\S+) *$/i;
  */
 export function authenticate(db: Database, clock: Clock, logger: Logger) {
   const lastWrittenMs = new Map<string, number>();
-  // The query of projections/api-keys.ts `findApiKeyBySecretHash`, prepared once: that function prepares its
-  // statement on every call, which costs more than the lookup itself on a path every request takes.
-  const findBySecretHash = db.prepare<[string], Pick<ApiKeyRow, 'key_id' | 'workspace_id' | 'scope' | 'revoked_at'>>(
-    'SELECT key_id, workspace_id, scope, revoked_at FROM api_keys WHERE secret_hash = ?',
-  );
-
   const noteUse = (keyId: string) => {
     const nowMs = Date.now();
     const last = lastWrittenMs.get(keyId);
@@ -44,7 +38,7 @@ export function authenticate(db: Database, clock: Clock, logger: Logger) {
     const header = c.req.header('authorization');
     const token = header ? BEARER.exec(header)?.[1] : undefined;
     if (!token || !isWellFormedApiKeySecret(token)) throw unauthorized();
-    const key = findBySecretHash.get(hashApiKeySecret(token));
+    const key = findApiKeyBySecretHash(db, hashApiKeySecret(token));
     if (!key || key.revoked_at !== null) throw unauthorized();
     c.set('principal', { keyId: key.key_id, workspaceId: key.workspace_id, scope: key.scope });
     noteUse(key.key_id);

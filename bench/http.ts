@@ -18,6 +18,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { loanRenewalScript } from '../tests/support/scripts.ts';
 import { client, createWorkspace, freePort, projectDirectory, setRateLimit, startServer } from '../tests/support/server.ts';
 
 interface AutocannonResult {
@@ -57,33 +58,6 @@ async function startHello(): Promise<{ url: string; child: ChildProcess }> {
   throw new Error('the baseline server did not start');
 }
 
-function loanScript(index: number) {
-  return {
-    name: `Loan renewal ${index}`,
-    single_call_enabled: true,
-    steps: [
-      { id: 'greet', say: 'Namaste {name}, this is Asha from {lender}. This call is recorded.', next: 'offer' },
-      {
-        id: 'offer',
-        say: 'Would you like to renew your loan of {amount} rupees?',
-        listen: {
-          timeout_seconds: 6,
-          routes: [
-            { intent: 'affirm', dtmf: '1', disposition: 'interested', next: 'thanks' },
-            { intent: 'deny', dtmf: '2', disposition: 'not_interested', next: 'bye' },
-            { intent: 'callback_later', dtmf: '3', disposition: 'callback', next: 'bye' },
-            { intent: 'request_human', dtmf: '9', escalate: true },
-            { intent: 'stop_calling', dtmf: '0', disposition: 'dnd', next: 'bye' },
-          ],
-          no_input: { retries: 1, disposition: 'callback', next: 'bye' },
-        },
-      },
-      { id: 'thanks', say: 'Thank you, our team will call you shortly.', end: true },
-      { id: 'bye', say: 'Thank you for your time.', end: true },
-    ],
-  };
-}
-
 async function measure(name: string, url: string, headers: Record<string, string> = {}): Promise<AutocannonResult> {
   await autocannon({ url, connections: CONNECTIONS, duration: WARM_UP_SECONDS, headers });
   const result = await autocannon({ url, connections: CONNECTIONS, duration: SECONDS, headers });
@@ -100,7 +74,7 @@ async function main(): Promise<void> {
     await setRateLimit(server, workspace.workspaceId, 10_000_000);
     const api = client(server, workspace.key);
     for (let index = 0; index < 25; index++) {
-      const created = await api.post('/v1/scripts', loanScript(index));
+      const created = await api.post('/v1/scripts', { ...loanRenewalScript(), name: `Loan renewal ${index}` });
       if (created.status !== 201) throw new Error(`seeding failed: ${created.status} ${created.text}`);
     }
     const listUrl = `${server.baseUrl}/v1/scripts?limit=20`;

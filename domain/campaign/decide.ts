@@ -77,33 +77,16 @@ export function decide(command: CampaignCommand, state: CampaignState): Campaign
 
 function create(command: CreateCampaign, state: CampaignState): CampaignEvent[] {
   if (state.status !== null) throw alreadyDone('The campaign already exists.', { campaign_id: state.campaign_id });
-  const valid = validateCreateCampaign(command.data);
+  const { contacts, ...settings } = validateCreateCampaign(command.data);
   const { campaign_id, workspace_id, script_id, script_version, created_at } = command.data;
   const events: CampaignEvent[] = [
     {
       type: 'CampaignCreated',
-      data: {
-        campaign_id,
-        workspace_id,
-        name: valid.name,
-        script_id,
-        script_version,
-        language: valid.language,
-        max_attempts: valid.max_attempts,
-        retry_interval_minutes: valid.retry_interval_minutes,
-        schedule: valid.schedule,
-        starts_at: valid.starts_at,
-        ends_at: valid.ends_at,
-        timezone: valid.timezone,
-        calling_hours: valid.calling_hours,
-        recording_enabled: valid.recording_enabled,
-        total_contacts: valid.contacts.length,
-        created_at,
-      },
+      data: { campaign_id, workspace_id, script_id, script_version, ...settings, total_contacts: contacts.length, created_at },
     },
   ];
-  for (let first = 0; first < valid.contacts.length; first += CONTACTS_PER_EVENT) {
-    events.push({ type: 'ContactsAdded', data: { contacts: valid.contacts.slice(first, first + CONTACTS_PER_EVENT) } });
+  for (let first = 0; first < contacts.length; first += CONTACTS_PER_EVENT) {
+    events.push({ type: 'ContactsAdded', data: { contacts: contacts.slice(first, first + CONTACTS_PER_EVENT) } });
   }
   return events;
 }

@@ -123,27 +123,32 @@ export type CampaignCommand =
 
 // ------------------------------------------------------------------------------------------------------ events
 
+/** A campaign's settings as validated at creation: carried by CampaignCreated and kept in the state. */
+export interface CampaignSettings {
+  name: string;
+  language: SupportedLanguage;
+  max_attempts: number;
+  retry_interval_minutes: number;
+  schedule: CampaignSchedule | null;
+  /** The schedule resolved to instants (UTC ISO), for timers. */
+  starts_at: string | null;
+  ends_at: string | null;
+  timezone: string;
+  calling_hours: CallingHours | null;
+  recording_enabled: boolean;
+}
+
+/** Which campaign, of which workspace, running which pinned script version. */
+export interface CampaignIdentity {
+  campaign_id: string;
+  workspace_id: string;
+  script_id: string;
+  script_version: number;
+}
+
 export type CampaignCreated = DomainEvent<
   'CampaignCreated',
-  {
-    campaign_id: string;
-    workspace_id: string;
-    name: string;
-    script_id: string;
-    script_version: number;
-    language: SupportedLanguage;
-    max_attempts: number;
-    retry_interval_minutes: number;
-    schedule: CampaignSchedule | null;
-    /** The schedule resolved to instants (UTC ISO), for timers. */
-    starts_at: string | null;
-    ends_at: string | null;
-    timezone: string;
-    calling_hours: CallingHours | null;
-    recording_enabled: boolean;
-    total_contacts: number;
-    created_at: string;
-  }
+  CampaignIdentity & CampaignSettings & { total_contacts: number; created_at: string }
 >;
 /** At most 1,000 contacts each, appended with CampaignCreated, in index order. */
 export type ContactsAdded = DomainEvent<'ContactsAdded', { contacts: CampaignContact[] }>;
@@ -222,23 +227,9 @@ export interface ContactState extends CampaignContact {
   disposition: Disposition | null;
 }
 
-export interface CampaignState {
+export interface CampaignState extends CampaignIdentity, CampaignSettings {
   /** null until CampaignCreated. */
   status: CampaignStatus | null;
-  campaign_id: string;
-  workspace_id: string;
-  name: string;
-  script_id: string;
-  script_version: number;
-  language: SupportedLanguage;
-  max_attempts: number;
-  retry_interval_minutes: number;
-  schedule: CampaignSchedule | null;
-  starts_at: string | null;
-  ends_at: string | null;
-  timezone: string;
-  calling_hours: CallingHours | null;
-  recording_enabled: boolean;
   created_at: string;
   started_at: string | null;
   ended_at: string | null;

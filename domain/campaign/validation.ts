@@ -2,7 +2,7 @@ import { DomainError } from '../shared/errors.ts';
 import { E164_DESCRIPTION, isE164 } from '../shared/phone.ts';
 import { BCP47_DESCRIPTION, isBcp47Shape, isSupportedLanguage, SUPPORTED_LANGUAGES_DESCRIPTION, type SupportedLanguage } from '../shared/language.ts';
 import { isValidCallingHours, isValidTimezone, resolveScheduleTime, type CallingHours } from './schedule.ts';
-import type { CampaignContact, CampaignSchedule, ContactInput, CreateCampaign } from './types.ts';
+import type { CampaignContact, CampaignSchedule, CampaignSettings, ContactInput, CreateCampaign } from './types.ts';
 
 /**
  * The rules of a campaign body that the domain owns. The HTTP layer validates shapes with zod first (and may
@@ -21,17 +21,7 @@ export function invalidParameter(field: string, provided: unknown, expected: str
   return new DomainError('invalid_parameter', `${field}: expected ${expected}`, { field, provided, expected });
 }
 
-export interface ValidCampaign {
-  name: string;
-  language: SupportedLanguage;
-  max_attempts: number;
-  retry_interval_minutes: number;
-  schedule: CampaignSchedule | null;
-  starts_at: string | null;
-  ends_at: string | null;
-  timezone: string;
-  calling_hours: CallingHours | null;
-  recording_enabled: boolean;
+export interface ValidCampaign extends CampaignSettings {
   contacts: CampaignContact[];
 }
 

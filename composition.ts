@@ -10,6 +10,9 @@ import { createEsdbEventStore } from './infra/eventstore/esdb.ts';
 import type { EventStore } from './infra/eventstore/port.ts';
 import { createSqliteEventStore } from './infra/eventstore/sqlite.ts';
 import type { Logger } from './infra/logger.ts';
+import { createFileBlobStore } from './infra/blobs/file-blob-store.ts';
+import type { BlobStore } from './infra/blobs/port.ts';
+import { loadUrlSigner, type UrlSigner } from './infra/signed-url.ts';
 import { allProjections } from './projections/index.ts';
 import { ProjectionRunner } from './projections/runner.ts';
 import { ProcessRunner } from './processes/runner.ts';
@@ -30,6 +33,10 @@ export interface Runtime {
   projections: ProjectionRunner;
   processes: ProcessRunner;
   timers: TimerScheduler;
+  /** Recordings and audio files (`DATA_DIR/blobs`). */
+  blobs: BlobStore;
+  /** Signs and checks the URLs we hand out for blobs (recording_url). */
+  urlSigner: UrlSigner;
   /** Starts projections, process managers and timers. */
   start(): Promise<void>;
   /** Stops background work and closes the databases. */
@@ -63,7 +70,9 @@ export function createRuntime(config: Config, logger: Logger, makeProcesses: (ru
   const commands = new CommandHandler(store);
   const projections = new ProjectionRunner(store, readDb, allProjections, logger);
   const timers = new TimerScheduler(readDb, commands, clock, logger);
-  const runtime = { config, logger, clock, store, commands, readDb, projections, timers } as Runtime;
+  const blobs = createFileBlobStore(config.blobDirectory);
+  const urlSigner = loadUrlSigner(config.urlSigningKeyPath, config.URL_SIGNING_SECRET);
+  const runtime = { config, logger, clock, store, commands, readDb, projections, timers, blobs, urlSigner } as Runtime;
   runtime.processes = new ProcessRunner(store, readDb, makeProcesses(runtime), logger);
   runtime.start = async () => {
     projections.start();

@@ -25,6 +25,7 @@ const configSchema = z.object({
   SPEECH_API_URL: z.string().url().optional(),
   SPEECH_API_KEY: z.string().optional(),
   SPEECH_MODEL: z.string().default('whisper-1'),
+  URL_SIGNING_SECRET: z.string().min(32, 'at least 32 characters').optional(),
 });
 
 export type RawConfig = z.infer<typeof configSchema>;
@@ -33,6 +34,8 @@ export interface Config extends RawConfig {
   dataDirectory: string;
   eventsPath: string;
   readModelPath: string;
+  blobDirectory: string;
+  urlSigningKeyPath: string;
 }
 
 export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config {
@@ -48,5 +51,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     dataDirectory,
     eventsPath: resolve(dataDirectory, 'events.db'),
     readModelPath: resolve(dataDirectory, 'read.db'),
+    blobDirectory: resolve(dataDirectory, 'blobs'),
+    urlSigningKeyPath: resolve(dataDirectory, 'url-signing.key'),
   };
 }

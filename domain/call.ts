@@ -265,7 +265,9 @@ export function decideCall(command: CallCommand, state: CallState): CallEvent[] 
       if (state.recording_blob_key !== null) throw alreadyDone('The recording was already stored.', { blob_key: state.recording_blob_key });
       return [{ type: 'CallRecordingStored', data: command.data }];
     case 'AssignCallTranscriptJob':
-      if (state.recording_blob_key === null) throw invalidState('The call has no stored recording to transcribe.', {});
+      // The transcript is the conversation the engine recorded live (not the recording), so every answered call
+      // gets one, recorded or not; an unanswered or failed call has nothing to transcribe.
+      if (state.status !== 'completed' || state.answered_at === null) throw invalidState('Only a completed, answered call has a transcript.', { status: state.status });
       if (state.transcript_job_id === command.data.job_id) throw alreadyDone('The transcript job was already assigned.', { job_id: command.data.job_id });
       if (state.transcript_job_id !== null) throw invalidState('The call already has a transcript job.', { job_id: state.transcript_job_id });
       return [{ type: 'CallTranscriptJobAssigned', data: command.data }];

@@ -114,7 +114,14 @@ test('recording and transcript job attach after the end, once', () => {
   given(callDecider, noRecording).when({ type: 'StoreCallRecording', data: recording }).thenThrows('invalid_state');
   const stored: CallEvent[] = [...ended, { type: 'CallRecordingStored', data: recording }];
   given(callDecider, stored).when({ type: 'StoreCallRecording', data: recording }).thenThrows('already_exists');
-  given(callDecider, ended).when({ type: 'AssignCallTranscriptJob', data: { job_id: 'job_1' } }).thenThrows('invalid_state');
+  given(callDecider, answered).when({ type: 'AssignCallTranscriptJob', data: { job_id: 'job_1' } }).thenThrows('invalid_state');
+  const unanswered: CallEvent[] = [
+    ...placed,
+    { type: 'CallEnded', data: { status: 'completed', answered: false, disposition: 'not_reachable', duration_seconds: 0, ended_at: '2026-03-02T04:00:30.000Z' } },
+  ];
+  given(callDecider, unanswered).when({ type: 'AssignCallTranscriptJob', data: { job_id: 'job_1' } }).thenThrows('invalid_state');
+  // The transcript comes from the live conversation: a call without a recording gets one too.
+  given(callDecider, ended).when({ type: 'AssignCallTranscriptJob', data: { job_id: 'job_1' } }).then([{ type: 'CallTranscriptJobAssigned', data: { job_id: 'job_1' } }]);
   given(callDecider, stored).when({ type: 'AssignCallTranscriptJob', data: { job_id: 'job_1' } }).then([{ type: 'CallTranscriptJobAssigned', data: { job_id: 'job_1' } }]);
   const assigned: CallEvent[] = [...stored, { type: 'CallTranscriptJobAssigned', data: { job_id: 'job_1' } }];
   given(callDecider, assigned).when({ type: 'AssignCallTranscriptJob', data: { job_id: 'job_1' } }).thenThrows('already_exists');

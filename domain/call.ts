@@ -61,6 +61,14 @@ export interface PlaceCall {
     started_at: string;
   };
 }
+/**
+ * The call runner claims the call just before it dials: a call found after a restart with this marker but no end
+ * may have rung the customer's phone already, so recovery fails it as `interrupted` instead of dialing again.
+ */
+export interface RecordCallDialingStarted {
+  type: 'RecordCallDialingStarted';
+  data: { at: string };
+}
 export interface RecordCallAnswered {
   type: 'RecordCallAnswered';
   data: { answered_at: string };
@@ -80,7 +88,13 @@ export interface EndCall {
 }
 export interface FailCall {
   type: 'FailCall';
-  data: { reason: CallFailureReason; detail?: string; ended_at: string };
+  data: { reason: CallFailureReason; detail?: string; ended_at: string; started_at?: string };
+}
+/** Where a call's recording was stored (the blob `recordings/<call_id>.wav`). */
+export interface CallRecording {
+  blob_key: string;
+  duration_seconds: number;
+  content_type: string;
 }
 /**
  * Everything a finished conversation produced, in one command and one append (answered, turns, escalation,
@@ -95,6 +109,14 @@ export interface RecordCallResult {
     disposition: Disposition;
     duration_seconds: number;
     ended_at: string;
+    /**
+     * When dialing began on the call's own timeline, when it differs from CallPlaced's `started_at`: the sandbox
+     * runs a call the moment it is placed and lays its timeline back from the instant the result is recorded, so
+     * that `ended_at` never lies ahead of the clock (docs/calling.md, "Time").
+     */
+    started_at?: string;
+    /** The stored recording, appended with the end (CallRecordingStored) so that `call.completed` sees it. */
+    recording?: CallRecording | null;
   };
 }
 export interface StoreCallRecording {
@@ -108,6 +130,7 @@ export interface AssignCallTranscriptJob {
 
 export type CallCommand =
   | PlaceCall
+  | RecordCallDialingStarted
   | RecordCallAnswered
   | RecordCallConversation
   | EscalateCall
@@ -120,23 +143,41 @@ export type CallCommand =
 // ------------------------------------------------------------------------------------------------------ events
 
 export type CallPlaced = DomainEvent<'CallPlaced', PlaceCall['data']>;
+export type CallDialingStarted = DomainEvent<'CallDialingStarted', { dialing_started_at: string }>;
 export type CallAnswered = DomainEvent<'CallAnswered', { answered_at: string }>;
 export type CallConversationRecorded = DomainEvent<'CallConversationRecorded', { turns: CallTurn[] }>;
 export type CallEscalated = DomainEvent<'CallEscalated', { escalation_reason: EscalationReason; escalated_at: string; summary: string }>;
 export type CallEnded = DomainEvent<
   'CallEnded',
-  { status: 'completed'; answered: boolean; disposition: Disposition; duration_seconds: number; ended_at: string }
+  {
+    status: 'completed';
+    answered: boolean;
+    disposition: Disposition;
+    duration_seconds: number;
+    ended_at: string;
+    /** Present when the call's timeline start differs from CallPlaced's started_at (the sandbox; see RecordCallResult). */
+    started_at?: string;
+  }
 >;
 /** The call record of a failed call carries disposition `not_reachable`, like the contact it was for. */
 export type CallFailed = DomainEvent<
   'CallFailed',
-  { status: 'failed'; reason: CallFailureReason; detail: string | null; disposition: 'not_reachable'; duration_seconds: number; ended_at: string }
+  {
+    status: 'failed';
+    reason: CallFailureReason;
+    detail: string | null;
+    disposition: 'not_reachable';
+    duration_seconds: number;
+    ended_at: string;
+    started_at?: string;
+  }
 >;
 export type CallRecordingStored = DomainEvent<'CallRecordingStored', { blob_key: string; duration_seconds: number; content_type: string }>;
 export type CallTranscriptJobAssigned = DomainEvent<'CallTranscriptJobAssigned', { job_id: string }>;
 
 export type CallEvent =
   | CallPlaced
+  | CallDialingStarted
   | CallAnswered
   | CallConversationRecorded
   | CallEscalated
@@ -151,6 +192,8 @@ export interface CallState {
   /** null until CallPlaced. */
   status: CallStatus | null;
   placed: PlaceCall['data'] | null;
+  /** Set by the call runner's claim (CallDialingStarted). */
+  dialing_started_at: string | null;
   answered_at: string | null;
   turns: number;
   escalated: boolean;
@@ -165,6 +208,7 @@ export function initialCallState(): CallState {
   return {
     status: null,
     placed: null,
+    dialing_started_at: null,
     answered_at: null,
     turns: 0,
     escalated: false,
@@ -180,6 +224,8 @@ export function evolveCall(state: CallState, event: CallEvent): CallState {
   switch (event.type) {
     case 'CallPlaced':
       return { ...state, status: 'in_progress', placed: event.data };
+    case 'CallDialingStarted':
+      return { ...state, dialing_started_at: event.data.dialing_started_at };
     case 'CallAnswered':
       return { ...state, answered_at: event.data.answered_at };
     case 'CallConversationRecorded':
@@ -209,6 +255,11 @@ export function decideCall(command: CallCommand, state: CallState): CallEvent[] 
   }
   if (state.status === null) throw new DomainError('resource_not_found', 'No such call.', { resource_type: 'call' });
   switch (command.type) {
+    case 'RecordCallDialingStarted':
+      // Checked before the status: a runner that claims a call already dialed learns "already done" either way.
+      if (state.dialing_started_at !== null) throw alreadyDone('Dialing of the call already started.', { dialing_started_at: state.dialing_started_at });
+      requireInProgress(state);
+      return [{ type: 'CallDialingStarted', data: { dialing_started_at: command.data.at } }];
     case 'RecordCallAnswered':
       requireInProgress(state);
       if (state.answered_at !== null) throw alreadyDone('The call was already answered.', {});
@@ -238,6 +289,7 @@ export function decideCall(command: CallCommand, state: CallState): CallEvent[] 
             disposition: 'not_reachable',
             duration_seconds: 0,
             ended_at: command.data.ended_at,
+            ...(command.data.started_at === undefined ? {} : { started_at: command.data.started_at }),
           },
         },
       ];
@@ -257,6 +309,12 @@ export function decideCall(command: CallCommand, state: CallState): CallEvent[] 
         events.push(escalated(escalation));
       }
       events.push(ended(answered, state.escalated || escalation !== null, command.data));
+      const recording = command.data.recording ?? null;
+      if (recording !== null) {
+        if (!answered) throw invalidState('Only an answered call has a recording.', {});
+        if (!state.placed!.recording_enabled) throw invalidState('Recording was not enabled for this call.', {});
+        events.push({ type: 'CallRecordingStored', data: recording });
+      }
       return events;
     }
     case 'StoreCallRecording':
@@ -282,8 +340,8 @@ function escalated(escalation: CallEscalation): CallEscalated {
   return { type: 'CallEscalated', data: { escalation_reason: escalation.reason, escalated_at: escalation.escalated_at, summary: escalation.summary } };
 }
 
-function ended(answered: boolean, wasEscalated: boolean, data: EndCall['data']): CallEnded {
-  const { disposition, duration_seconds, ended_at } = data;
+function ended(answered: boolean, wasEscalated: boolean, data: EndCall['data'] & { started_at?: string }): CallEnded {
+  const { disposition, duration_seconds, ended_at, started_at } = data;
   if (!isDisposition(disposition)) throw invalidParameter('disposition', disposition, 'a disposition value');
   if (!answered && (disposition !== 'not_reachable' || duration_seconds !== 0)) {
     throw invalidParameter('disposition', disposition, 'not_reachable with duration 0 for a call that was not answered');
@@ -292,7 +350,10 @@ function ended(answered: boolean, wasEscalated: boolean, data: EndCall['data']):
   if (!Number.isInteger(duration_seconds) || duration_seconds < 0) {
     throw invalidParameter('duration_seconds', duration_seconds, 'a non-negative integer');
   }
-  return { type: 'CallEnded', data: { status: 'completed', answered, disposition, duration_seconds, ended_at } };
+  return {
+    type: 'CallEnded',
+    data: { status: 'completed', answered, disposition, duration_seconds, ended_at, ...(started_at === undefined ? {} : { started_at }) },
+  };
 }
 
 function checkTurns(turns: readonly CallTurn[]): void {

@@ -90,6 +90,54 @@ test('RecordCallResult: the whole conversation in one append', () => {
     .then([{ type: 'CallEnded', data: { status: 'completed', answered: false, disposition: 'not_reachable', duration_seconds: 0, ended_at: 'x' } }]);
 });
 
+test('RecordCallDialingStarted: the runner claims the call once; a second claim is already_exists, even after the end', () => {
+  const claimed: CallEvent[] = [...placed, { type: 'CallDialingStarted', data: { dialing_started_at: '2026-03-02T04:00:00.000Z' } }];
+  given(callDecider, placed).when({ type: 'RecordCallDialingStarted', data: { at: '2026-03-02T04:00:00.000Z' } }).then(claimed.slice(1));
+  assert.is(fold(callDecider, claimed).dialing_started_at, '2026-03-02T04:00:00.000Z');
+  given(callDecider, claimed).when({ type: 'RecordCallDialingStarted', data: { at: 'y' } }).thenThrows('already_exists');
+  const claimedAndEnded: CallEvent[] = [...claimed, ...ended.slice(1)];
+  given(callDecider, claimedAndEnded).when({ type: 'RecordCallDialingStarted', data: { at: 'y' } }).thenThrows('already_exists');
+  // A call that ended without a claim (e.g. failed by hand) cannot be claimed any more.
+  given(callDecider, ended).when({ type: 'RecordCallDialingStarted', data: { at: 'y' } }).thenThrows('invalid_state');
+  given(callDecider).when({ type: 'RecordCallDialingStarted', data: { at: 'y' } }).thenThrows('resource_not_found');
+});
+
+test('RecordCallResult with a recording: CallEnded and CallRecordingStored in the same append; started_at carried', () => {
+  const recording = { blob_key: 'recordings/cal_1.wav', duration_seconds: 6.2, content_type: 'audio/wav' };
+  given(callDecider, placed)
+    .when({
+      type: 'RecordCallResult',
+      data: {
+        answered_at: '2026-03-02T04:00:05.000Z',
+        turns,
+        escalation: null,
+        disposition: 'interested',
+        duration_seconds: 6,
+        ended_at: '2026-03-02T04:00:11.000Z',
+        started_at: '2026-03-02T04:00:02.000Z',
+        recording,
+      },
+    })
+    .then([
+      { type: 'CallAnswered', data: { answered_at: '2026-03-02T04:00:05.000Z' } },
+      { type: 'CallConversationRecorded', data: { turns } },
+      {
+        type: 'CallEnded',
+        data: { status: 'completed', answered: true, disposition: 'interested', duration_seconds: 6, ended_at: '2026-03-02T04:00:11.000Z', started_at: '2026-03-02T04:00:02.000Z' },
+      },
+      { type: 'CallRecordingStored', data: recording },
+    ]);
+  const result = { answered_at: null, turns: [], escalation: null, disposition: 'not_reachable' as const, duration_seconds: 0, ended_at: 'x', recording };
+  given(callDecider, placed).when({ type: 'RecordCallResult', data: result }).thenThrows('invalid_state');
+  const unrecorded: CallEvent[] = [{ type: 'CallPlaced', data: { ...placedData, recording_enabled: false } }];
+  given(callDecider, unrecorded)
+    .when({ type: 'RecordCallResult', data: { ...result, answered_at: '2026-03-02T04:00:05.000Z', disposition: 'interested', duration_seconds: 3 } })
+    .thenThrows('invalid_state');
+  given(callDecider, placed)
+    .when({ type: 'FailCall', data: { reason: 'interrupted', detail: 'restart', ended_at: 'y', started_at: 'x' } })
+    .then([{ type: 'CallFailed', data: { status: 'failed', reason: 'interrupted', detail: 'restart', disposition: 'not_reachable', duration_seconds: 0, ended_at: 'y', started_at: 'x' } }]);
+});
+
 test('events after a final state are refused', () => {
   const failed: CallEvent[] = [...placed, { type: 'CallFailed', data: { status: 'failed', reason: 'carrier_error', detail: null, disposition: 'not_reachable', duration_seconds: 0, ended_at: 'x' } }];
   for (const history of [ended, failed]) {

@@ -1,0 +1,181 @@
+import type { Database, Statement } from 'better-sqlite3';
+import type { JobError, TranscriptionJobEvent, TranscriptionJobStatus, TranscriptionJobSubmittedData } from '../domain/transcription-job.ts';
+import type { RecordedEvent } from '../infra/eventstore/port.ts';
+import type { Projection } from './projection.ts';
+
+/**
+ * Transcription jobs as GET /v1/transcription/{job_id} shows them. Each row keeps the API document as JSON text,
+ * rewritten on every event of the job, plus the list item (the document without the transcript), so reads send
+ * stored text. `status` and `attempts` are also columns: the worker finds unfinished jobs here after a restart.
+ */
+export const transcriptionJobsProjection: Projection = {
+  name: 'transcription_jobs',
+  version: 1,
+  tables: ['transcription_jobs'],
+  eventTypes: ['TranscriptionJobSubmitted', 'TranscriptionJobStarted', 'TranscriptionJobCompleted', 'TranscriptionJobFailed'],
+  migrate(db) {
+    db.exec(`CREATE TABLE IF NOT EXISTS transcription_jobs (
+      job_id TEXT PRIMARY KEY,
+      workspace_id TEXT NOT NULL,
+      status TEXT NOT NULL,
+      call_id TEXT,
+      attempts INTEGER NOT NULL,
+      created_at TEXT NOT NULL,
+      submitted TEXT NOT NULL,
+      document TEXT NOT NULL,
+      list_item TEXT NOT NULL
+    );
+    CREATE INDEX IF NOT EXISTS transcription_jobs_by_workspace ON transcription_jobs (workspace_id, created_at DESC, job_id DESC);
+    CREATE INDEX IF NOT EXISTS transcription_jobs_by_status ON transcription_jobs (status);`);
+  },
+  prepare(db) {
+    const insert = db.prepare(
+      `INSERT OR REPLACE INTO transcription_jobs (job_id, workspace_id, status, call_id, attempts, created_at, submitted, document, list_item)
+       VALUES (?, ?, ?, ?, 0, ?, ?, ?, ?)`,
+    );
+    const load = db.prepare<[string], { submitted: string }>('SELECT submitted FROM transcription_jobs WHERE job_id = ?');
+    const update = db.prepare('UPDATE transcription_jobs SET status = ?, attempts = MAX(attempts, ?), document = ?, list_item = ? WHERE job_id = ?');
+    return (recorded: RecordedEvent) => {
+      const event = { type: recorded.type, data: recorded.data } as TranscriptionJobEvent;
+      if (event.type === 'TranscriptionJobSubmitted') {
+        const submitted = event.data;
+        const document = jobDocument(submitted, { status: 'pending' });
+        insert.run(
+          submitted.job_id,
+          submitted.workspace_id,
+          'pending',
+          submitted.call_id,
+          submitted.submitted_at,
+          JSON.stringify(submitted),
+          JSON.stringify(document),
+          JSON.stringify(listItem(document)),
+        );
+        return;
+      }
+      const row = load.get(event.data.job_id);
+      if (row === undefined) return;
+      const submitted = JSON.parse(row.submitted) as TranscriptionJobSubmittedData;
+      let document: JobDocument;
+      let attempts = 0;
+      switch (event.type) {
+        case 'TranscriptionJobStarted':
+          document = jobDocument(submitted, { status: 'processing' });
+          attempts = event.data.attempt;
+          break;
+        case 'TranscriptionJobCompleted':
+          document = jobDocument(submitted, { status: 'completed', result: event.data, completedAt: event.data.completed_at });
+          break;
+        case 'TranscriptionJobFailed':
+          document = jobDocument(submitted, { status: 'failed', error: event.data.error, completedAt: event.data.failed_at });
+          break;
+      }
+      update.run(document.status, attempts, JSON.stringify(document), JSON.stringify(listItem(document)), event.data.job_id);
+    };
+  },
+};
+
+export interface JobDocument {
+  job_id: string;
+  status: TranscriptionJobStatus;
+  language: string;
+  features: string[];
+  call_id: string | null;
+  transcript?: unknown[];
+  duration_seconds?: number;
+  summary: string | null;
+  sentiment?: unknown;
+  intent: string | null;
+  qa_score?: unknown;
+  metadata: Record<string, unknown> | null;
+  created_at: string;
+  completed_at: string | null;
+  error?: JobError;
+}
+
+interface DocumentState {
+  status: TranscriptionJobStatus;
+  result?: { transcript: unknown[]; duration_seconds: number; summary: string | null; sentiment: unknown; intent: string | null; qa_score: unknown };
+  error?: JobError;
+  completedAt?: string;
+}
+
+/**
+ * The job as the spec shows it: `transcript` only once completed; `summary` and `intent` always present, null
+ * unless requested (and until done); `sentiment` and `qa_score` present only when requested (null until done);
+ * `metadata` as submitted; `completed_at` null until the job ends (a failed job's is when it failed); `error` only
+ * on a failed job. We add `features`, `call_id` and, once completed, `duration_seconds`.
+ */
+export function jobDocument(submitted: TranscriptionJobSubmittedData, state: DocumentState): JobDocument {
+  const requested = new Set<string>(submitted.features);
+  const result = state.result;
+  return {
+    job_id: submitted.job_id,
+    status: state.status,
+    language: submitted.language,
+    features: submitted.features,
+    call_id: submitted.call_id,
+    ...(result ? { transcript: result.transcript, duration_seconds: result.duration_seconds } : {}),
+    summary: requested.has('summary') ? (result?.summary ?? null) : null,
+    ...(requested.has('sentiment') ? { sentiment: result?.sentiment ?? null } : {}),
+    intent: requested.has('intent') ? (result?.intent ?? null) : null,
+    ...(requested.has('qa_scoring') ? { qa_score: result?.qa_score ?? null } : {}),
+    metadata: submitted.metadata,
+    created_at: submitted.submitted_at,
+    completed_at: state.completedAt ?? null,
+    ...(state.error ? { error: state.error } : {}),
+  };
+}
+
+/** A list shows every field but the transcript (GET /v1/transcription/{job_id} has it). */
+function listItem(document: JobDocument): Omit<JobDocument, 'transcript'> {
+  const { transcript: _transcript, ...rest } = document;
+  return rest;
+}
+
+// --------------------------------------------------------------------------------------------------------- queries
+
+interface Queries {
+  document: Statement<[string, string], { document: string }>;
+  page: Statement<[string, string, string, number, number], { list_item: string }>;
+  count: Statement<[string, string, string], { total: number }>;
+  unfinished: Statement<[], { job_id: string; workspace_id: string; status: string; attempts: number }>;
+}
+
+const prepared = new WeakMap<Database, Queries>();
+
+function queries(db: Database): Queries {
+  let statements = prepared.get(db);
+  if (statements === undefined) {
+    statements = {
+      document: db.prepare('SELECT document FROM transcription_jobs WHERE job_id = ? AND workspace_id = ?'),
+      // `? = ''` makes the status filter optional without a second statement.
+      page: db.prepare(
+        `SELECT list_item FROM transcription_jobs WHERE workspace_id = ? AND (? = '' OR status = ?)
+         ORDER BY created_at DESC, job_id DESC LIMIT (? + 0) OFFSET (? + 0)`,
+      ),
+      count: db.prepare("SELECT COUNT(*) AS total FROM transcription_jobs WHERE workspace_id = ? AND (? = '' OR status = ?)"),
+      unfinished: db.prepare("SELECT job_id, workspace_id, status, attempts FROM transcription_jobs WHERE status IN ('pending', 'processing') ORDER BY created_at, job_id"),
+    };
+    prepared.set(db, statements);
+  }
+  return statements;
+}
+
+/** The job's API document as JSON text, or undefined when no such job is in the workspace. */
+export function findTranscriptionJobDocument(db: Database, workspaceId: string, jobId: string): string | undefined {
+  return queries(db).document.get(jobId, workspaceId)?.document;
+}
+
+export function listTranscriptionJobs(db: Database, workspaceId: string, status: string | undefined, limit: number, offset: number): { items: string[]; total: number } {
+  const filter = status ?? '';
+  const statements = queries(db);
+  return {
+    items: statements.page.all(workspaceId, filter, filter, limit, offset).map((row) => row.list_item),
+    total: statements.count.get(workspaceId, filter, filter)!.total,
+  };
+}
+
+/** Jobs not yet completed or failed, oldest first: what the worker resumes after a restart. */
+export function unfinishedTranscriptionJobs(db: Database): Array<{ job_id: string; workspace_id: string; status: string; attempts: number }> {
+  return queries(db).unfinished.all();
+}

@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3';
+import { countActiveCampaignsUsingScript } from '../projections/campaigns.ts';
 
 /**
  * Queries the HTTP layer needs from modules that may not exist yet. `createHttpApp(runtime, overrides)` takes
@@ -10,6 +11,5 @@ export interface HttpDependencies {
 }
 
 export const defaultDependencies: HttpDependencies = {
-  // Until the campaign read model offers `countActiveCampaignsUsingScript`, no campaign holds a script.
-  countActiveCampaignsUsingScript: () => 0,
+  countActiveCampaignsUsingScript,
 };

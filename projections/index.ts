@@ -2,9 +2,12 @@ import type { Projection } from './projection.ts';
 import { apiKeysProjection } from './api-keys.ts';
 import { qaScorecardsProjection } from './qa-scorecards.ts';
 import { transcriptionJobsProjection } from './transcription-jobs.ts';
+import { callsProjection } from './calls.ts';
+import { campaignsProjection } from './campaigns.ts';
 import { scriptsProjection } from './scripts.ts';
+import { suppressionsProjection } from './suppressions.ts';
 import { timersProjection } from './timers.ts';
 import { workspacesProjection } from './workspaces.ts';
 
 /** Every read model of the service. `projections rebuild NAME` takes these names. */
-export const allProjections: readonly Projection[] = [workspacesProjection, apiKeysProjection, timersProjection, scriptsProjection, qaScorecardsProjection, transcriptionJobsProjection];
+export const allProjections: readonly Projection[] = [workspacesProjection, apiKeysProjection, timersProjection, scriptsProjection, qaScorecardsProjection, transcriptionJobsProjection, campaignsProjection, callsProjection, suppressionsProjection];

@@ -1,0 +1,303 @@
+import type { Database, Statement } from 'better-sqlite3';
+import type { CallEnded, CallEscalated, CallFailed, CallFailureReason, CallPlaced, CallRecordingStored, CallStatus } from '../domain/call.ts';
+import type { Disposition } from '../domain/shared/disposition.ts';
+import type { RecordedEvent } from '../infra/eventstore/port.ts';
+import { deterministicId } from '../infra/ids.ts';
+import type { Projection } from './projection.ts';
+
+/**
+ * Call records: one row per call (campaign attempt or single call) with every field of the spec's Call resource
+ * except `recording_url`, which is signed when it is read (it is valid for one hour from then), plus the
+ * workspace, the escalation, the recording's blob key and the failure reason.
+ *
+ * `transcript_job_id`: an answered call's transcript job has the id `deterministicId('job', call_id)` (the
+ * contract between the calling and the analysis modules), so it is known from the moment the call ends, before
+ * the job exists; `call.completed` names the same id. A job assigned on the call's stream replaces it.
+ */
+export const callsProjection: Projection = {
+  name: 'calls',
+  version: 1,
+  tables: ['calls'],
+  eventTypes: ['CallPlaced', 'CallAnswered', 'CallEscalated', 'CallEnded', 'CallFailed', 'CallRecordingStored', 'CallTranscriptJobAssigned'],
+  migrate(db) {
+    db.exec(`CREATE TABLE IF NOT EXISTS calls (
+      call_id TEXT PRIMARY KEY,
+      workspace_id TEXT NOT NULL,
+      campaign_id TEXT,
+      contact_index INTEGER,
+      attempt INTEGER,
+      phone TEXT NOT NULL,
+      name TEXT NOT NULL,
+      status TEXT NOT NULL,
+      disposition TEXT,
+      duration_seconds INTEGER NOT NULL DEFAULT 0,
+      language TEXT NOT NULL,
+      script_id TEXT NOT NULL,
+      script_version INTEGER NOT NULL,
+      recording_enabled INTEGER NOT NULL,
+      started_at TEXT NOT NULL,
+      answered_at TEXT,
+      ended_at TEXT,
+      failure_reason TEXT,
+      escalation TEXT,
+      recording_blob_key TEXT,
+      recording_duration_seconds REAL,
+      transcript_job_id TEXT
+    );
+    CREATE INDEX IF NOT EXISTS calls_by_started ON calls (workspace_id, started_at DESC, call_id DESC);
+    CREATE INDEX IF NOT EXISTS calls_by_campaign ON calls (campaign_id, started_at DESC, call_id DESC);
+    CREATE INDEX IF NOT EXISTS calls_by_disposition ON calls (workspace_id, disposition, started_at DESC, call_id DESC);
+    CREATE INDEX IF NOT EXISTS calls_by_language ON calls (workspace_id, language, started_at DESC, call_id DESC);`);
+  },
+  prepare(db) {
+    const insert = db.prepare(
+      `INSERT OR REPLACE INTO calls (call_id, workspace_id, campaign_id, contact_index, attempt, phone, name, status, language,
+         script_id, script_version, recording_enabled, started_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, 'in_progress', ?, ?, ?, ?, ?)`,
+    );
+    const answered = db.prepare('UPDATE calls SET answered_at = ? WHERE call_id = ?');
+    const escalated = db.prepare('UPDATE calls SET escalation = ? WHERE call_id = ?');
+    const ended = db.prepare(
+      `UPDATE calls SET status = ?, disposition = ?, duration_seconds = ?, ended_at = ?, failure_reason = ?,
+         transcript_job_id = coalesce(transcript_job_id, ?) WHERE call_id = ?`,
+    );
+    const recorded = db.prepare('UPDATE calls SET recording_blob_key = ?, recording_duration_seconds = ? WHERE call_id = ?');
+    const jobAssigned = db.prepare('UPDATE calls SET transcript_job_id = ? WHERE call_id = ?');
+    return (event: RecordedEvent) => {
+      const callId = event.stream.slice('call-'.length);
+      switch (event.type) {
+        case 'CallPlaced': {
+          const data = event.data as CallPlaced['data'];
+          insert.run(
+            data.call_id,
+            data.workspace_id,
+            data.campaign_id,
+            data.contact_index,
+            data.attempt,
+            data.contact.phone,
+            data.contact.name,
+            data.language,
+            data.script_id,
+            data.script_version,
+            data.recording_enabled ? 1 : 0,
+            data.started_at,
+          );
+          break;
+        }
+        case 'CallAnswered':
+          answered.run(event.data.answered_at as string, callId);
+          break;
+        case 'CallEscalated': {
+          const data = event.data as CallEscalated['data'];
+          const escalation: CallEscalationDocument = { escalation_reason: data.escalation_reason, escalated_at: data.escalated_at, summary: data.summary };
+          escalated.run(JSON.stringify(escalation), callId);
+          break;
+        }
+        case 'CallEnded': {
+          const data = event.data as CallEnded['data'];
+          const jobId = data.answered ? deterministicId('job', callId) : null;
+          ended.run(data.status, data.disposition, data.duration_seconds, data.ended_at, null, jobId, callId);
+          break;
+        }
+        case 'CallFailed': {
+          const data = event.data as CallFailed['data'];
+          ended.run(data.status, data.disposition, data.duration_seconds, data.ended_at, data.reason, null, callId);
+          break;
+        }
+        case 'CallRecordingStored': {
+          const data = event.data as CallRecordingStored['data'];
+          recorded.run(data.blob_key, data.duration_seconds, callId);
+          break;
+        }
+        case 'CallTranscriptJobAssigned':
+          jobAssigned.run(event.data.job_id as string, callId);
+          break;
+      }
+    };
+  },
+};
+
+export interface CallEscalationDocument {
+  escalation_reason: CallEscalated['data']['escalation_reason'];
+  escalated_at: string;
+  summary: string;
+}
+
+/** A call as the read model holds it; the HTTP layer adds `recording_url` (signed per request). */
+export interface CallRecord {
+  id: string;
+  workspace_id: string;
+  campaign_id: string | null;
+  contact_index: number | null;
+  attempt: number | null;
+  contact: { phone: string; name: string };
+  status: CallStatus;
+  disposition: Disposition | null;
+  duration_seconds: number;
+  language: string;
+  script_id: string;
+  script_version: number;
+  recording_enabled: boolean;
+  started_at: string;
+  answered_at: string | null;
+  ended_at: string | null;
+  failure_reason: CallFailureReason | null;
+  escalation: CallEscalationDocument | null;
+  recording_blob_key: string | null;
+  transcript_job_id: string | null;
+}
+
+/** The spec's call list item: exactly these fields. */
+export interface CallListItem {
+  id: string;
+  campaign_id: string | null;
+  contact: { phone: string; name: string };
+  status: CallStatus;
+  disposition: Disposition | null;
+  duration_seconds: number;
+  language: string;
+  started_at: string;
+  ended_at: string | null;
+}
+
+interface CallRow {
+  call_id: string;
+  workspace_id: string;
+  campaign_id: string | null;
+  contact_index: number | null;
+  attempt: number | null;
+  phone: string;
+  name: string;
+  status: CallStatus;
+  disposition: Disposition | null;
+  duration_seconds: number;
+  language: string;
+  script_id: string;
+  script_version: number;
+  recording_enabled: number;
+  started_at: string;
+  answered_at: string | null;
+  ended_at: string | null;
+  failure_reason: CallFailureReason | null;
+  escalation: string | null;
+  recording_blob_key: string | null;
+  transcript_job_id: string | null;
+}
+
+function recordOf(row: CallRow): CallRecord {
+  return {
+    id: row.call_id,
+    workspace_id: row.workspace_id,
+    campaign_id: row.campaign_id,
+    contact_index: row.contact_index,
+    attempt: row.attempt,
+    contact: { phone: row.phone, name: row.name },
+    status: row.status,
+    disposition: row.disposition,
+    duration_seconds: row.duration_seconds,
+    language: row.language,
+    script_id: row.script_id,
+    script_version: row.script_version,
+    recording_enabled: row.recording_enabled === 1,
+    started_at: row.started_at,
+    answered_at: row.answered_at,
+    ended_at: row.ended_at,
+    failure_reason: row.failure_reason,
+    escalation: row.escalation === null ? null : (JSON.parse(row.escalation) as CallEscalationDocument),
+    recording_blob_key: row.recording_blob_key,
+    transcript_job_id: row.transcript_job_id,
+  };
+}
+
+type ListRow = Pick<CallRow, 'call_id' | 'campaign_id' | 'phone' | 'name' | 'status' | 'disposition' | 'duration_seconds' | 'language' | 'started_at' | 'ended_at'>;
+
+function listItemOf(row: ListRow): CallListItem {
+  return {
+    id: row.call_id,
+    campaign_id: row.campaign_id,
+    contact: { phone: row.phone, name: row.name },
+    status: row.status,
+    disposition: row.disposition,
+    duration_seconds: row.duration_seconds,
+    language: row.language,
+    started_at: row.started_at,
+    ended_at: row.ended_at,
+  };
+}
+
+export interface CallFilter {
+  campaign_id?: string;
+  /** Started at or after (ISO, UTC with milliseconds). */
+  from?: string;
+  /** Started at or before. */
+  to?: string;
+  disposition?: Disposition;
+  language?: string;
+}
+
+const FILTER_COLUMNS = [
+  ['campaign_id', 'campaign_id = ?'],
+  ['from', 'started_at >= ?'],
+  ['to', 'started_at <= ?'],
+  ['disposition', 'disposition = ?'],
+  ['language', 'language = ?'],
+] as const;
+
+const LIST_COLUMNS = 'call_id, campaign_id, phone, name, status, disposition, duration_seconds, language, started_at, ended_at';
+
+interface Statements {
+  one: Statement<[string, string], CallRow>;
+  recording: Statement<[string], { recording_blob_key: string | null }>;
+  /** Page and count statements per combination of filters, prepared on first use. */
+  lists: Map<string, { page: Statement<unknown[], ListRow>; count: Statement<unknown[], { total: number }> }>;
+}
+
+const statementsByDatabase = new WeakMap<Database, Statements>();
+
+function statements(db: Database): Statements {
+  let prepared = statementsByDatabase.get(db);
+  if (!prepared) {
+    prepared = {
+      one: db.prepare('SELECT * FROM calls WHERE workspace_id = ? AND call_id = ?'),
+      recording: db.prepare('SELECT recording_blob_key FROM calls WHERE call_id = ?'),
+      lists: new Map(),
+    };
+    statementsByDatabase.set(db, prepared);
+  }
+  return prepared;
+}
+
+export function findCall(db: Database, workspaceId: string, callId: string): CallRecord | undefined {
+  const row = statements(db).one.get(workspaceId, callId);
+  return row ? recordOf(row) : undefined;
+}
+
+/**
+ * The blob key of a call's stored recording, whatever its workspace: the public recordings route has no API key
+ * and relies on the URL's signature instead.
+ */
+export function findCallRecordingKey(db: Database, callId: string): string | null {
+  return statements(db).recording.get(callId)?.recording_blob_key ?? null;
+}
+
+/** Calls of the workspace, newest first (started_at, then id). */
+export function listCalls(db: Database, workspaceId: string, filter: CallFilter, limit: number, offset: number): { data: CallListItem[]; total: number } {
+  const prepared = statements(db);
+  const present = FILTER_COLUMNS.filter(([name]) => filter[name] !== undefined);
+  const key = present.map(([name]) => name).join(',');
+  let list = prepared.lists.get(key);
+  if (!list) {
+    const where = ['workspace_id = ?', ...present.map(([, condition]) => condition)].join(' AND ');
+    list = {
+      // `LIMIT (? + 0)`: a bare bound LIMIT makes SQLite re-prepare the statement on every execution.
+      page: db.prepare(`SELECT ${LIST_COLUMNS} FROM calls WHERE ${where} ORDER BY started_at DESC, call_id DESC LIMIT (? + 0) OFFSET (? + 0)`),
+      count: db.prepare(`SELECT count(*) AS total FROM calls WHERE ${where}`),
+    };
+    prepared.lists.set(key, list);
+  }
+  const parameters: unknown[] = [workspaceId, ...present.map(([name]) => filter[name])];
+  return {
+    data: list.page.all(...parameters, limit, offset).map(listItemOf),
+    total: list.count.get(...parameters)?.total ?? 0,
+  };
+}

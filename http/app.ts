@@ -19,6 +19,7 @@ import { apiReferenceRoutes } from './openapi.ts';
 import { apiKeyRoutes } from './routes/api-keys.ts';
 import { operationsRoutes } from './routes/operations.ts';
 import { scriptRoutes } from './routes/scripts.ts';
+import { webhookRoutes } from './routes/webhooks.ts';
 
 export type HttpApp = OpenAPIHono<AppEnv>;
 
@@ -55,6 +56,7 @@ export function createHttpApp(runtime: Runtime, overrides: Partial<HttpDependenc
   app.route('/', operationsRoutes(runtime, metrics));
   app.route('/v1', apiKeyRoutes(runtime));
   app.route('/v1', scriptRoutes(runtime, dependencies));
+  app.route('/v1', webhookRoutes(runtime));
   // Last: the document describes every route mounted before it.
   app.route('/v1', apiReferenceRoutes(app, packageVersion));
   return app;

@@ -1,7 +1,9 @@
 import type { Runtime } from '../composition.ts';
+import { createCallTranscription } from './analysis/call-transcription.ts';
+import { createTranscriptionWorker } from './analysis/transcription-worker.ts';
 import type { ProcessManager } from './process-manager.ts';
 
 /** Every process manager the server runs, built once the runtime exists. */
-export function createProcessManagers(_runtime: Runtime): ProcessManager[] {
-  return [];
+export function createProcessManagers(runtime: Runtime): ProcessManager[] {
+  return [createTranscriptionWorker(runtime), createCallTranscription(runtime)];
 }

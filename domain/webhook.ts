@@ -1,0 +1,126 @@
+import type { Decider, DomainEvent } from './shared/decider.ts';
+import { alreadyDone, DomainError, notFound } from './shared/errors.ts';
+
+/**
+ * A webhook (stream `webhook-<id>`, id `wh_...`): where a workspace wants its events delivered. Registered once,
+ * deleted permanently (to restore one, register again: a new id). The signing secret is kept in the event because
+ * the sender needs it to sign every delivery; it is never part of a response or a log line.
+ */
+
+/** The events a webhook can subscribe to (SPEC "Events", plus `transcription.failed`). */
+export const WEBHOOK_EVENT_NAMES = [
+  'call.completed',
+  'call.disposition_set',
+  'call.escalated',
+  'campaign.started',
+  'campaign.paused',
+  'campaign.completed',
+  'transcription.completed',
+  'transcription.failed',
+] as const;
+
+export type WebhookEventName = (typeof WEBHOOK_EVENT_NAMES)[number];
+
+/** `["*"]` subscribes to every event, including ones added later. */
+export const ALL_WEBHOOK_EVENTS = '*';
+
+/** Registered webhooks per workspace (the spec leaves the limit open). */
+export const MAX_WEBHOOKS_PER_WORKSPACE = 20;
+
+export function isWebhookEventName(value: string): value is WebhookEventName {
+  return (WEBHOOK_EVENT_NAMES as readonly string[]).includes(value);
+}
+
+/** Whether a subscription (`events` as registered) covers `event`. */
+export function subscribesTo(events: readonly string[], event: string): boolean {
+  return events.includes(ALL_WEBHOOK_EVENTS) || events.includes(event);
+}
+
+// ---------------------------------------------------------------------------------------------------- commands
+
+export interface RegisterWebhook {
+  type: 'RegisterWebhook';
+  data: {
+    webhook_id: string;
+    workspace_id: string;
+    url: string;
+    events: string[];
+    secret: string | null;
+    created_at: string;
+    /** Live webhooks of the workspace before this one (the route counts them). */
+    registered_webhooks: number;
+  };
+}
+
+export interface DeleteWebhook {
+  type: 'DeleteWebhook';
+  data: { webhook_id: string; workspace_id: string; deleted_at: string };
+}
+
+export type WebhookCommand = RegisterWebhook | DeleteWebhook;
+
+// ------------------------------------------------------------------------------------------------------ events
+
+export type WebhookRegistered = DomainEvent<
+  'WebhookRegistered',
+  { webhook_id: string; workspace_id: string; url: string; events: string[]; secret: string | null; created_at: string }
+>;
+export type WebhookDeleted = DomainEvent<'WebhookDeleted', { webhook_id: string; deleted_at: string }>;
+
+export type WebhookEvent = WebhookRegistered | WebhookDeleted;
+
+// ------------------------------------------------------------------------------------------------------- state
+
+export interface WebhookState {
+  status: 'none' | 'active' | 'deleted';
+  webhookId: string;
+  workspaceId: string;
+  url: string;
+  events: string[];
+  secret: string | null;
+  createdAt: string;
+}
+
+export const webhookStream = (webhookId: string): string => `webhook-${webhookId}`;
+
+export const webhookDecider: Decider<WebhookCommand, WebhookEvent, WebhookState> = {
+  initialState: () => ({ status: 'none', webhookId: '', workspaceId: '', url: '', events: [], secret: null, createdAt: '' }),
+
+  evolve(state, event) {
+    switch (event.type) {
+      case 'WebhookRegistered':
+        return {
+          status: 'active',
+          webhookId: event.data.webhook_id,
+          workspaceId: event.data.workspace_id,
+          url: event.data.url,
+          events: event.data.events,
+          secret: event.data.secret,
+          createdAt: event.data.created_at,
+        };
+      case 'WebhookDeleted':
+        // Nothing of a deleted webhook is needed again: forget the secret in memory too.
+        return { ...state, status: 'deleted', secret: null };
+    }
+  },
+
+  decide(command, state) {
+    switch (command.type) {
+      case 'RegisterWebhook': {
+        if (state.status !== 'none') throw alreadyDone('The webhook already exists.', { id: command.data.webhook_id });
+        if (command.data.registered_webhooks >= MAX_WEBHOOKS_PER_WORKSPACE) {
+          throw new DomainError('limit_exceeded', `A workspace can have at most ${MAX_WEBHOOKS_PER_WORKSPACE} webhooks; delete one first.`, {
+            resource_type: 'webhook',
+            limit: MAX_WEBHOOKS_PER_WORKSPACE,
+          });
+        }
+        const { registered_webhooks: _count, ...data } = command.data;
+        return [{ type: 'WebhookRegistered', data }];
+      }
+      case 'DeleteWebhook':
+        // Another workspace's webhook, one never registered and one already deleted all look the same.
+        if (state.status !== 'active' || state.workspaceId !== command.data.workspace_id) throw notFound('webhook', command.data.webhook_id);
+        return [{ type: 'WebhookDeleted', data: { webhook_id: state.webhookId, deleted_at: command.data.deleted_at } }];
+    }
+  },
+};

@@ -1,0 +1,119 @@
+import { mkdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { TranscriptionJobResult, TranscriptionJobSubmittedData, TranscriptSegment } from '../../domain/transcription-job.ts';
+import type { Analyzer } from '../../infra/analysis/port.ts';
+import { scorecardSchema } from '../../infra/analysis/scorecard-schema.ts';
+import type { Logger } from '../../infra/logger.ts';
+import type { OutboundPolicy } from '../../infra/outbound/request.ts';
+import { AudioDecodeError, AudioTooLongError, UnsupportedFormatError } from '../../infra/speech/decode.ts';
+import { SpeechApiError } from '../../infra/speech/openai-compatible.ts';
+import { LanguageNotSupportedError, type SpeechRecognizer } from '../../infra/speech/port.ts';
+import { transcribeAudioFile } from '../../infra/speech/transcribe.ts';
+import { downloadAudio } from './download-audio.ts';
+import { JobFailure } from './job-failure.ts';
+
+export interface AnalysisDependencies {
+  recognizer: SpeechRecognizer;
+  analyzer: Analyzer;
+  policy: OutboundPolicy;
+  /** Downloads go here (one file per job, removed afterwards). */
+  workDirectory: string;
+  maxAudioBytes: number;
+  maxAudioSeconds: number;
+  logger: Logger;
+}
+
+/**
+ * One attempt at a job: get the transcript (download and recognise the audio, or take the one submitted), then
+ * run the requested features over it. Everything that can go wrong for a reason the client can act on leaves
+ * as a JobFailure with a documented code; anything else is a `processing_error`.
+ */
+export async function analyseJob(job: TranscriptionJobSubmittedData, dependencies: AnalysisDependencies, signal: AbortSignal): Promise<TranscriptionJobResult> {
+  try {
+    const { segments, durationSeconds } = job.transcript !== null ? fromSubmittedTranscript(job.transcript) : await recognise(job, dependencies, signal);
+    return runFeatures(job, segments, durationSeconds, dependencies.analyzer);
+  } catch (error) {
+    if (signal.aborted) throw error;
+    throw asJobFailure(error, dependencies.logger, job.job_id);
+  }
+}
+
+function fromSubmittedTranscript(transcript: TranscriptSegment[]): { segments: TranscriptSegment[]; durationSeconds: number } {
+  const durationSeconds = transcript.reduce((latest, segment) => Math.max(latest, segment.end_time), 0);
+  return { segments: transcript, durationSeconds };
+}
+
+async function recognise(
+  job: TranscriptionJobSubmittedData,
+  dependencies: AnalysisDependencies,
+  signal: AbortSignal,
+): Promise<{ segments: TranscriptSegment[]; durationSeconds: number }> {
+  const { recognizer, logger } = dependencies;
+  // Before downloading up to 500 MB that nobody here could recognise.
+  if (!recognizer.supports(job.language)) throw new LanguageNotSupportedError(job.language, recognizer.name);
+  await mkdir(dependencies.workDirectory, { recursive: true });
+  const path = join(dependencies.workDirectory, `${job.job_id}.audio`);
+  try {
+    const started = Date.now();
+    const download = await downloadAudio(job.audio_url!, path, {
+      policy: dependencies.policy,
+      maxBytes: dependencies.maxAudioBytes,
+      maxDurationSeconds: dependencies.maxAudioSeconds,
+      signal,
+      onProgress: (received, total) => logger.info({ job_id: job.job_id, received_bytes: received, total_bytes: total }, 'downloading audio'),
+    });
+    logger.info({ job_id: job.job_id, bytes: download.bytes, ms: Date.now() - started }, 'audio downloaded; transcribing');
+    const transcription = await transcribeAudioFile(path, {
+      language: job.language,
+      speakers: job.speakers,
+      recognizer,
+      channelSpeakers: channelSpeakersOf(job.metadata),
+      maxDurationSeconds: dependencies.maxAudioSeconds,
+      signal,
+    });
+    logger.info(
+      { job_id: job.job_id, audio_seconds: Math.round(transcription.durationSeconds), segments: transcription.segments.length, diarization: transcription.diarization.method, ms: Date.now() - started },
+      'audio transcribed',
+    );
+    return { segments: transcription.segments, durationSeconds: transcription.durationSeconds };
+  } finally {
+    await rm(path, { force: true });
+  }
+}
+
+/**
+ * `metadata.channel_speakers`, e.g. `["customer", "agent"]`, overrides which party is on which channel of a stereo
+ * recording (default: agent left, customer right). Anything else in metadata is the client's own.
+ */
+function channelSpeakersOf(metadata: Record<string, unknown> | null): string[] | undefined {
+  const value = metadata?.channel_speakers;
+  if (Array.isArray(value) && value.length === 2 && value.every((label) => typeof label === 'string' && label.length > 0)) return value as string[];
+  return undefined;
+}
+
+function runFeatures(job: TranscriptionJobSubmittedData, segments: TranscriptSegment[], durationSeconds: number, analyzer: Analyzer): TranscriptionJobResult {
+  const requested = new Set<string>(job.features);
+  const input = { segments, language: job.language };
+  // The summary names the intent, so it is detected for either feature.
+  const intent = requested.has('intent') || requested.has('summary') ? analyzer.intent(input) : null;
+  const scorecard = requested.has('qa_scoring') && job.qa_scorecard !== null ? scorecardSchema.parse(job.qa_scorecard.definition) : null;
+  return {
+    transcript: segments,
+    duration_seconds: Math.round(durationSeconds * 100) / 100,
+    summary: requested.has('summary') ? analyzer.summarize({ ...input, intent, disposition: job.disposition }) : null,
+    sentiment: requested.has('sentiment') ? analyzer.sentiment(input) : null,
+    intent: requested.has('intent') ? intent : null,
+    qa_score: scorecard !== null ? analyzer.scoreQa({ ...input, scorecard }) : null,
+  };
+}
+
+function asJobFailure(error: unknown, logger: Logger, jobId: string): JobFailure {
+  if (error instanceof JobFailure) return error;
+  if (error instanceof LanguageNotSupportedError) return new JobFailure('language_not_supported', error.message);
+  if (error instanceof UnsupportedFormatError) return new JobFailure('unsupported_format', error.message);
+  if (error instanceof AudioTooLongError) return new JobFailure('audio_too_long', error.message);
+  if (error instanceof AudioDecodeError) return new JobFailure('invalid_audio', 'the audio could not be decoded (truncated or corrupt file)');
+  if (error instanceof SpeechApiError) return new JobFailure('speech_api_failed', `the speech recognition server failed: ${error.message}`);
+  logger.error({ err: error, job_id: jobId }, 'transcription job failed unexpectedly');
+  return new JobFailure('processing_error', 'an unexpected error stopped the job; submitting it again may help');
+}

@@ -1,0 +1,154 @@
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import type { Runtime } from '../../composition.ts';
+import { DomainError } from '../../domain/shared/errors.ts';
+import { transcriptionJobDecider, transcriptionJobStream, type TranscriptionJobCommand } from '../../domain/transcription-job.ts';
+import { createLexiconAnalyzer } from '../../infra/analysis/lexicon-analyzer.ts';
+import type { Analyzer } from '../../infra/analysis/port.ts';
+import { ConcurrencyLimit } from '../../infra/speech/concurrency-limit.ts';
+import type { SpeechRecognizer } from '../../infra/speech/port.ts';
+import { createSpeechRecognizer } from '../../infra/speech/recognizer-from-config.ts';
+import { unfinishedTranscriptionJobs } from '../../projections/transcription-jobs.ts';
+import type { ProcessManager } from '../process-manager.ts';
+import { analyseJob } from './analyse-job.ts';
+import { DEFAULT_MAX_AUDIO_BYTES, DEFAULT_MAX_AUDIO_SECONDS } from './download-audio.ts';
+import { JobFailure } from './job-failure.ts';
+
+export const TRANSCRIPTION_WORKER = 'transcription-worker';
+
+/** Attempts a job gets when the process dies under it; after the last one it fails as `processing_interrupted`. */
+export const DEFAULT_MAX_ATTEMPTS = 3;
+
+export interface TranscriptionWorkerOptions {
+  /** Jobs run at once; default WORKER_CONCURRENCY, else the number of cores. */
+  concurrency?: number;
+  maxAttempts?: number;
+  /** Default 500 MB (tests make it small). */
+  maxAudioBytes?: number;
+  /** Default 4 hours. */
+  maxAudioSeconds?: number;
+  /** Default: from SPEECH_API_URL/KEY/MODEL (PocketSphinx for English without it). */
+  recognizer?: SpeechRecognizer;
+  analyzer?: Analyzer;
+}
+
+/**
+ * Runs transcription jobs. The process manager's loop only queues a submitted job and moves on (a job may take
+ * minutes; the event log must not wait for it), and a bounded pool runs the queue. Each run is an attempt on the
+ * job's stream: `StartTranscriptionJob {attempt}` first, then `CompleteTranscriptionJob` or
+ * `FailTranscriptionJob` for that attempt.
+ *
+ * Restarts: the checkpoint has moved past the submissions of jobs that were queued or running when the process
+ * stopped, so on start the worker waits until the read models have caught up with the event store and queues
+ * every job still `pending` or `processing` there. A `processing` job was interrupted; it runs again as the next
+ * attempt, and after `maxAttempts` interrupted attempts it fails with `processing_interrupted` (a recording
+ * that crashes the process every time must not crash it forever).
+ */
+export function createTranscriptionWorker(runtime: Runtime, options: TranscriptionWorkerOptions = {}): ProcessManager & { idle(): Promise<void> } {
+  const { config, logger } = runtime;
+  const concurrency = options.concurrency ?? config.WORKER_CONCURRENCY ?? availableParallelism();
+  const maxAttempts = options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
+  const recognizer =
+    options.recognizer ??
+    createSpeechRecognizer({ apiUrl: config.SPEECH_API_URL, apiKey: config.SPEECH_API_KEY, model: config.SPEECH_MODEL, localConcurrency: concurrency });
+  const dependencies = {
+    recognizer,
+    analyzer: options.analyzer ?? createLexiconAnalyzer(),
+    policy: { allowPrivateTargets: config.ALLOW_PRIVATE_TARGETS, protocols: ['http:', 'https:'] as const },
+    workDirectory: join(config.dataDirectory, 'tmp', 'transcription'),
+    maxAudioBytes: options.maxAudioBytes ?? DEFAULT_MAX_AUDIO_BYTES,
+    maxAudioSeconds: options.maxAudioSeconds ?? DEFAULT_MAX_AUDIO_SECONDS,
+    logger,
+  };
+  const pool = new ConcurrencyLimit(concurrency);
+  const lifetime = new AbortController();
+  const queued = new Set<string>();
+  const inFlight = new Set<Promise<void>>();
+  let recovery: Promise<void> = Promise.resolve();
+
+  const command = (workspaceId: string, jobId: string, body: TranscriptionJobCommand) => {
+    const now = runtime.clock.now();
+    return runtime.commands.handle(transcriptionJobDecider, transcriptionJobStream(jobId), body, { workspaceId, actor: TRANSCRIPTION_WORKER, now });
+  };
+
+  async function run(jobId: string): Promise<void> {
+    if (lifetime.signal.aborted) return;
+    const { state } = await runtime.commands.load(transcriptionJobDecider, transcriptionJobStream(jobId));
+    const job = state.job;
+    if (job === null || (state.status !== 'pending' && state.status !== 'processing')) return;
+    const now = () => runtime.clock.now().toISOString();
+    if (state.status === 'processing' && state.attempts >= maxAttempts) {
+      const message = `the job was interrupted ${state.attempts} times (the service stopped while it ran) and is not tried again`;
+      await command(job.workspace_id, jobId, { type: 'FailTranscriptionJob', data: { attempt: state.attempts, error: { code: 'processing_interrupted', message }, failed_at: now() } });
+      logger.warn({ job_id: jobId, attempts: state.attempts }, 'transcription job failed after repeated interruptions');
+      return;
+    }
+    const attempt = state.attempts + 1;
+    try {
+      await command(job.workspace_id, jobId, { type: 'StartTranscriptionJob', data: { attempt, started_at: now() } });
+    } catch (error) {
+      // Another worker (or an earlier run of this one) started it: not ours to run.
+      if (error instanceof DomainError) return;
+      throw error;
+    }
+    const started = Date.now();
+    logger.info({ job_id: jobId, attempt, source: job.audio_url !== null ? 'audio_url' : 'transcript', features: job.features }, 'transcription job started');
+    try {
+      const result = await analyseJob(job, dependencies, lifetime.signal);
+      await command(job.workspace_id, jobId, { type: 'CompleteTranscriptionJob', data: { attempt, result, completed_at: now() } });
+      logger.info({ job_id: jobId, attempt, ms: Date.now() - started, segments: result.transcript.length }, 'transcription job completed');
+    } catch (error) {
+      // Stopping: the job stays `processing` and is resumed as the next attempt after the restart.
+      if (lifetime.signal.aborted) return;
+      if (!(error instanceof JobFailure)) throw error;
+      await command(job.workspace_id, jobId, { type: 'FailTranscriptionJob', data: { attempt, error: { code: error.code, message: error.message }, failed_at: now() } });
+      logger.info({ job_id: jobId, attempt, code: error.code, ms: Date.now() - started }, 'transcription job failed');
+    }
+  }
+
+  function enqueue(jobId: string): void {
+    if (queued.has(jobId) || lifetime.signal.aborted) return;
+    queued.add(jobId);
+    const task = pool
+      .run(() => run(jobId))
+      .catch((error: unknown) => logger.error({ err: error, job_id: jobId }, 'transcription worker could not run a job; it is resumed on the next start'))
+      .finally(() => {
+        queued.delete(jobId);
+        inFlight.delete(task);
+      });
+    inFlight.add(task);
+  }
+
+  async function recover(): Promise<void> {
+    const head = await runtime.store.headPosition();
+    // Unbounded on purpose: resuming from a stale read model would skip jobs. It returns as soon as they catch up.
+    while (!lifetime.signal.aborted && !(await runtime.projections.waitForPosition(head, 1_000))) {
+      /* still catching up */
+    }
+    if (lifetime.signal.aborted) return;
+    const unfinished = unfinishedTranscriptionJobs(runtime.readDb);
+    if (unfinished.length > 0) logger.info({ jobs: unfinished.length }, 'resuming unfinished transcription jobs');
+    for (const job of unfinished) enqueue(job.job_id);
+  }
+
+  return {
+    name: TRANSCRIPTION_WORKER,
+    eventTypes: ['TranscriptionJobSubmitted'],
+    start() {
+      recovery = recover().catch((error: unknown) => logger.error({ err: error }, 'resuming transcription jobs failed'));
+    },
+    async handle(event) {
+      enqueue(event.data.job_id as string);
+    },
+    async stop() {
+      lifetime.abort();
+      await recovery;
+      await Promise.all([...inFlight]);
+    },
+    /** Resolves when nothing is queued or running (tests, benchmarks). */
+    async idle() {
+      await recovery;
+      while (inFlight.size > 0) await Promise.all([...inFlight]);
+    },
+  };
+}

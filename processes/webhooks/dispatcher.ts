@@ -1,0 +1,190 @@
+import type { Runtime } from '../../composition.ts';
+import { timerDecider, timerStream } from '../../domain/timer.ts';
+import {
+  attemptDue,
+  WEBHOOK_RETRY_TIMER_KIND,
+  webhookDeliveryDecider,
+  webhookDeliveryStream,
+  type WebhookDeliveryAttemptFailed,
+  type WebhookDeliveryCancelled,
+  type WebhookDeliveryCreated,
+} from '../../domain/webhook-delivery.ts';
+import { webhookDecider, webhookStream } from '../../domain/webhook.ts';
+import { DomainError } from '../../domain/shared/errors.ts';
+import type { RecordedEvent } from '../../infra/eventstore/port.ts';
+import { dueDeliveries, openDeliveryIds } from '../../projections/webhook-deliveries.ts';
+import type { ProcessManager } from '../process-manager.ts';
+import { DEFAULT_QUEUE_LIMITS, DeliveryQueue, type QueueLimits } from './delivery-queue.ts';
+import { sendDelivery } from './sender.ts';
+
+const ACTOR = 'webhook-dispatcher';
+const RECOVERY_BATCH = 1_000;
+const READ_MODEL_WAIT_MS = 30_000;
+
+export interface WebhookDispatcher extends ProcessManager {
+  /** Resolves when no attempt is queued or under way (tests, benchmarks). */
+  idle(): Promise<void>;
+}
+
+/**
+ * Delivers: reacts to new deliveries, replays and due retry timers by queueing an attempt; schedules the durable
+ * retry timer a failed attempt asks for and cancels it when the delivery is cancelled; cancels a deleted webhook's
+ * open deliveries.
+ *
+ * Restart semantics: the queue lives in memory, so on start the dispatcher re-queues every delivery the read model
+ * shows as due (pending, or a retry whose time has passed). An attempt is recorded after the receiver answered; one
+ * under way when the process died was not recorded and is sent again with the same attempt number, envelope id
+ * and signature (at-least-once: the receiver may see that one attempt twice, and deduplicates on the envelope id).
+ * Before each send the attempt is checked against the delivery's own stream, so nothing else repeats.
+ */
+export function webhookDispatcher(runtime: Runtime, limits: QueueLimits = DEFAULT_QUEUE_LIMITS): WebhookDispatcher {
+  const shutdown = new AbortController();
+  const queue = new DeliveryQueue(
+    (deliveryId, webhookId) => attempt(deliveryId, webhookId),
+    limits,
+    (error, deliveryId) => runtime.logger.error({ err: error, delivery_id: deliveryId }, 'webhook delivery attempt failed to run'),
+  );
+  let recovery: Promise<void> = Promise.resolve();
+
+  async function attempt(deliveryId: string, webhookId: string): Promise<void> {
+    const stream = webhookDeliveryStream(deliveryId);
+    const { state } = await runtime.commands.load(webhookDeliveryDecider, stream);
+    const now = runtime.clock.now();
+    if (!attemptDue(state, now) || !state.created) return;
+    const webhook = (await runtime.commands.load(webhookDecider, webhookStream(webhookId))).state;
+    // Deleted: delivery stops at once (the WebhookDeleted handler cancels what is left).
+    if (webhook.status !== 'active') return;
+    const number = state.attempts + 1;
+    const result = await sendDelivery(
+      {
+        url: webhook.url,
+        secret: webhook.secret,
+        body: state.created.body,
+        event: state.created.event,
+        eventId: state.created.event_id,
+        deliveryId,
+        attempt: number,
+      },
+      { allowPrivateTargets: runtime.config.ALLOW_PRIVATE_TARGETS, signal: shutdown.signal },
+    );
+    if (result.interrupted) return;
+    try {
+      const recorded = await runtime.commands.handle(
+        webhookDeliveryDecider,
+        stream,
+        {
+          type: 'RecordWebhookDeliveryAttempt',
+          data: { attempt: number, attempted_at: now.toISOString(), http_status: result.http_status, error: result.error, duration_ms: result.duration_ms },
+        },
+        { workspaceId: state.created.workspace_id, actor: ACTOR, now: runtime.clock.now() },
+      );
+      // A replay that failed while a retry had come due: the retry goes now (its timer fired during the replay).
+      if (attemptDue(recorded.state, runtime.clock.now())) queue.enqueue(webhookId, deliveryId);
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      runtime.logger.debug({ delivery_id: deliveryId, code: error.code }, 'attempt not recorded (already recorded?)');
+    }
+  }
+
+  /** After a restart: everything due according to the read model, once it has caught up with the store. */
+  async function recover(): Promise<void> {
+    const head = await runtime.store.headPosition();
+    while (!shutdown.signal.aborted && !(await runtime.projections.waitForPosition(head, 1_000))) {
+      /* the read models are still catching up */
+    }
+    if (shutdown.signal.aborted) return;
+    const due = dueDeliveries(runtime.readDb, runtime.clock.now().getTime(), Number.MAX_SAFE_INTEGER);
+    for (let index = 0; index < due.length; index += RECOVERY_BATCH) {
+      for (const { delivery_id: deliveryId, webhook_id: webhookId } of due.slice(index, index + RECOVERY_BATCH)) queue.enqueue(webhookId, deliveryId);
+    }
+    if (due.length > 0) runtime.logger.info({ deliveries: due.length }, 'webhook deliveries re-queued after start');
+  }
+
+  async function webhookOf(deliveryStream: string): Promise<{ webhookId: string; workspaceId: string } | null> {
+    const { state } = await runtime.commands.load(webhookDeliveryDecider, deliveryStream);
+    return state.created ? { webhookId: state.created.webhook_id, workspaceId: state.created.workspace_id } : null;
+  }
+
+  async function handle(event: RecordedEvent): Promise<void> {
+    const context = { workspaceId: event.metadata.workspace_id, actor: ACTOR, now: runtime.clock.now(), causationId: event.id, correlationId: event.metadata.correlation_id };
+    switch (event.type) {
+      case 'WebhookDeliveryCreated': {
+        const data = event.data as WebhookDeliveryCreated['data'];
+        queue.enqueue(data.webhook_id, data.delivery_id);
+        return;
+      }
+      case 'WebhookDeliveryReplayRequested': {
+        const owner = await webhookOf(event.stream);
+        if (owner) queue.enqueue(owner.webhookId, event.stream.slice(webhookDeliveryStream('').length));
+        return;
+      }
+      case 'WebhookDeliveryAttemptFailed': {
+        const data = event.data as unknown as WebhookDeliveryAttemptFailed['data'];
+        if (data.retry_timer_id === null || data.next_attempt_at === null) return;
+        const owner = await webhookOf(event.stream);
+        if (!owner) return;
+        const deliveryId = event.stream.slice(webhookDeliveryStream('').length);
+        await runtime.commands.handle(
+          timerDecider,
+          timerStream(data.retry_timer_id),
+          {
+            type: 'ScheduleTimer',
+            timerId: data.retry_timer_id,
+            kind: WEBHOOK_RETRY_TIMER_KIND,
+            dueAt: new Date(data.next_attempt_at),
+            payload: { delivery_id: deliveryId, webhook_id: owner.webhookId, retry: data.retry },
+          },
+          context,
+        );
+        return;
+      }
+      case 'WebhookDeliveryCancelled': {
+        const data = event.data as WebhookDeliveryCancelled['data'];
+        if (data.retry_timer_id === null) return;
+        await runtime.commands.handle(timerDecider, timerStream(data.retry_timer_id), { type: 'CancelTimer', now: context.now, reason: 'webhook_deleted' }, context);
+        return;
+      }
+      case 'TimerFired': {
+        if (event.data.kind !== WEBHOOK_RETRY_TIMER_KIND) return;
+        const payload = event.data.payload as { delivery_id: string; webhook_id: string };
+        queue.enqueue(payload.webhook_id, payload.delivery_id);
+        return;
+      }
+      case 'WebhookDeleted': {
+        // The delivery log must include every delivery created before the deletion.
+        if (!(await runtime.projections.waitForPosition(event.position, READ_MODEL_WAIT_MS))) throw new Error('read models are behind');
+        for (const deliveryId of openDeliveryIds(runtime.readDb, String(event.data.webhook_id))) {
+          await runtime.commands.handle(
+            webhookDeliveryDecider,
+            webhookDeliveryStream(deliveryId),
+            { type: 'CancelWebhookDelivery', data: { cancelled_at: context.now.toISOString(), reason: 'webhook_deleted' } },
+            context,
+          );
+        }
+        return;
+      }
+    }
+  }
+
+  return {
+    name: 'webhook-dispatcher',
+    eventTypes: [
+      'WebhookDeliveryCreated',
+      'WebhookDeliveryReplayRequested',
+      'WebhookDeliveryAttemptFailed',
+      'WebhookDeliveryCancelled',
+      'TimerFired',
+      'WebhookDeleted',
+    ],
+    handle,
+    start() {
+      recovery = recover().catch((error: unknown) => runtime.logger.error({ err: error }, 'webhook delivery recovery failed'));
+    },
+    async stop() {
+      shutdown.abort();
+      await recovery;
+      await queue.stop();
+    },
+    idle: () => queue.idle(),
+  };
+}

@@ -1,0 +1,57 @@
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { MAX_WEBHOOKS_PER_WORKSPACE, subscribesTo, webhookDecider, type WebhookEvent } from '../../domain/webhook.ts';
+import { given } from './given-when-then.ts';
+
+const webhooks = suite('webhook decider');
+const at = '2026-03-01T10:00:00.000Z';
+const registered: WebhookEvent = {
+  type: 'WebhookRegistered',
+  data: { webhook_id: 'wh_1', workspace_id: 'ws_1', url: 'https://hooks.example.com/a', events: ['call.completed'], secret: 's3cret', created_at: at },
+};
+const register = (registeredWebhooks = 0) => ({
+  type: 'RegisterWebhook' as const,
+  data: { webhook_id: 'wh_1', workspace_id: 'ws_1', url: 'https://hooks.example.com/a', events: ['call.completed'], secret: 's3cret', created_at: at, registered_webhooks: registeredWebhooks },
+});
+
+webhooks('given nothing, when registered, then WebhookRegistered keeps the secret (the sender signs with it)', () => {
+  given(webhookDecider).when(register()).then([registered]);
+});
+
+webhooks('given a registered webhook, when registered again with the same id, then already_exists', () => {
+  given(webhookDecider, [registered]).when(register()).thenThrows('already_exists');
+});
+
+webhooks(`given ${MAX_WEBHOOKS_PER_WORKSPACE} webhooks in the workspace, when one more is registered, then limit_exceeded`, () => {
+  given(webhookDecider).when(register(MAX_WEBHOOKS_PER_WORKSPACE)).thenThrows('limit_exceeded', { limit: MAX_WEBHOOKS_PER_WORKSPACE });
+  given(webhookDecider).when(register(MAX_WEBHOOKS_PER_WORKSPACE - 1)).then([registered]);
+});
+
+webhooks('given a registered webhook, when deleted, then WebhookDeleted; deleted again, then resource_not_found', () => {
+  const deleted: WebhookEvent = { type: 'WebhookDeleted', data: { webhook_id: 'wh_1', deleted_at: at } };
+  given(webhookDecider, [registered]).when({ type: 'DeleteWebhook', data: { webhook_id: 'wh_1', workspace_id: 'ws_1', deleted_at: at } }).then([deleted]);
+  given(webhookDecider, [registered, deleted])
+    .when({ type: 'DeleteWebhook', data: { webhook_id: 'wh_1', workspace_id: 'ws_1', deleted_at: at } })
+    .thenThrows('resource_not_found', { resource_type: 'webhook', id: 'wh_1' });
+});
+
+webhooks('given another workspace\'s webhook or none, when deleted, then resource_not_found', () => {
+  given(webhookDecider, [registered])
+    .when({ type: 'DeleteWebhook', data: { webhook_id: 'wh_1', workspace_id: 'ws_2', deleted_at: at } })
+    .thenThrows('resource_not_found', { id: 'wh_1' });
+  given(webhookDecider).when({ type: 'DeleteWebhook', data: { webhook_id: 'wh_9', workspace_id: 'ws_1', deleted_at: at } }).thenThrows('resource_not_found', { id: 'wh_9' });
+});
+
+webhooks('a deleted webhook forgets its secret in memory', () => {
+  const state = [registered, { type: 'WebhookDeleted', data: { webhook_id: 'wh_1', deleted_at: at } } as WebhookEvent].reduce(webhookDecider.evolve, webhookDecider.initialState());
+  assert.is(state.status, 'deleted');
+  assert.is(state.secret, null);
+});
+
+webhooks('subscriptions: a name, or * for everything', () => {
+  assert.ok(subscribesTo(['call.completed'], 'call.completed'));
+  assert.not.ok(subscribesTo(['call.completed'], 'call.escalated'));
+  assert.ok(subscribesTo(['*'], 'transcription.failed'));
+});
+
+webhooks.run();

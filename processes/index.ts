@@ -2,8 +2,9 @@ import type { Runtime } from '../composition.ts';
 import { createCallTranscription } from './analysis/call-transcription.ts';
 import { createTranscriptionWorker } from './analysis/transcription-worker.ts';
 import type { ProcessManager } from './process-manager.ts';
+import { webhookProcessManagers } from './webhooks/index.ts';
 
 /** Every process manager the server runs, built once the runtime exists. */
 export function createProcessManagers(runtime: Runtime): ProcessManager[] {
-  return [createTranscriptionWorker(runtime), createCallTranscription(runtime)];
+  return [createTranscriptionWorker(runtime), createCallTranscription(runtime), ...webhookProcessManagers(runtime, () => null)];
 }

@@ -198,6 +198,8 @@ export interface CallState {
   turns: number;
   escalated: boolean;
   disposition: Disposition | null;
+  /** Why a failed call failed (whether its contact may be retried depends on it). */
+  failure_reason: CallFailureReason | null;
   duration_seconds: number;
   ended_at: string | null;
   recording_blob_key: string | null;
@@ -213,6 +215,7 @@ export function initialCallState(): CallState {
     turns: 0,
     escalated: false,
     disposition: null,
+    failure_reason: null,
     duration_seconds: 0,
     ended_at: null,
     recording_blob_key: null,
@@ -240,6 +243,7 @@ export function evolveCall(state: CallState, event: CallEvent): CallState {
         disposition: event.data.disposition,
         duration_seconds: event.data.duration_seconds,
         ended_at: event.data.ended_at,
+        failure_reason: event.type === 'CallFailed' ? event.data.reason : null,
       };
     case 'CallRecordingStored':
       return { ...state, recording_blob_key: event.data.blob_key };

@@ -1,0 +1,188 @@
+import type { Runtime } from '../../composition.ts';
+import { callDecider, callStream, type CallPlaced, type FailCall, type RecordCallResult } from '../../domain/call.ts';
+import type { AttemptOutcome } from '../../domain/campaign.ts';
+import { DomainError } from '../../domain/shared/errors.ts';
+import type { RecordedEvent } from '../../infra/eventstore/port.ts';
+import { ConcurrencyLimit } from '../../infra/speech/concurrency-limit.ts';
+import { callsInProgress } from '../../projections/dialer.ts';
+import type { ProcessManager } from '../process-manager.ts';
+import type { CallSettlement } from './call-settlement.ts';
+import { callResultCommand } from './call-timeline.ts';
+import type { ConversationEngine } from './conversation-engine.ts';
+import { attemptOutcomeOf } from './conversation-result.ts';
+import type { DialingSlots } from './dialing-slots.ts';
+import { waitForReadModels } from './read-models-ready.ts';
+import type { ScriptVersions } from './script-versions.ts';
+
+const ACTOR = 'call-runner';
+/** Calls this process runs at once, all workspaces together (each workspace is bounded by its own limit first). */
+export const MAX_CALLS_IN_FLIGHT = 500;
+export const RECORDING_CONTENT_TYPE = 'audio/wav';
+
+export function recordingBlobKey(callId: string): string {
+  return `recordings/${callId}.wav`;
+}
+
+/**
+ * Runs every placed call (campaign attempts and single calls): reacts to `CallPlaced`, claims the call with
+ * `CallDialingStarted`, runs the conversation engine with the script version pinned on the call, stores the
+ * recording, and appends the result (answer, turns, escalation, end and recording) in one command, then settles
+ * the follow-ups (campaign contact outcome, do-not-call list, dialing slot).
+ *
+ * The event handler returns once the call is claimed and running, so up to MAX_CALLS_IN_FLIGHT calls overlap
+ * while the process runner moves on. Restart rules (docs/calling.md, "Crash recovery"):
+ * - a CallPlaced not yet claimed is dialed (it is replayed, or found by recovery): nobody has called yet;
+ * - a claimed call without an end may have rung already: it is failed as `interrupted`, never dialed again;
+ * - an ended call whose follow-ups were cut short is settled again (every follow-up is idempotent).
+ */
+export class CallRunner implements ProcessManager {
+  readonly name = 'calling-call-runner';
+  readonly eventTypes = ['CallPlaced'] as const;
+  private readonly limit: ConcurrencyLimit;
+  private readonly running = new Map<string, Promise<void>>();
+
+  constructor(
+    private readonly runtime: Runtime,
+    private readonly dependencies: {
+      engine: ConversationEngine;
+      scripts: ScriptVersions;
+      slots: DialingSlots;
+      settlement: CallSettlement;
+      maxCallsInFlight?: number;
+    },
+  ) {
+    this.limit = new ConcurrencyLimit(dependencies.maxCallsInFlight ?? MAX_CALLS_IN_FLIGHT);
+  }
+
+  async start(): Promise<void> {
+    await waitForReadModels(this.runtime);
+    const checkpoint = this.runtime.processes.checkpoint(this.name);
+    for (const row of callsInProgress(this.runtime.readDb)) {
+      // The runner's own loop replays what lies after its checkpoint.
+      if (row.position > checkpoint) continue;
+      const { state } = await this.runtime.commands.load(callDecider, callStream(row.call_id));
+      if (!state.placed) continue;
+      if (state.dialing_started_at === null && state.status === 'in_progress') {
+        // Never claimed although the runner moved past it (its handler gave up): nobody has dialed it yet.
+        await this.runPlaced(state.placed, null);
+      } else {
+        await this.finishFoundCall(row.call_id, null);
+      }
+    }
+  }
+
+  async stop(): Promise<void> {
+    // Calls in flight finish and record their results before the store closes (sandbox calls take milliseconds).
+    await Promise.allSettled([...this.running.values()]);
+  }
+
+  handle(event: RecordedEvent): Promise<void> {
+    return this.runPlaced(event.data as CallPlaced['data'], event.id);
+  }
+
+  /** Resolves once the call is claimed and running (or found already claimed or ended and dealt with). */
+  private runPlaced(placed: CallPlaced['data'], causationId: string | null): Promise<void> {
+    this.dependencies.slots.hold(placed.workspace_id, placed.call_id);
+    return new Promise<void>((resolve, reject) => {
+      void this.limit.run(async () => {
+        let claimed: boolean;
+        try {
+          claimed = await this.claim(placed, causationId);
+        } catch (error) {
+          reject(error);
+          return;
+        }
+        resolve();
+        if (!claimed) return;
+        const call = this.converse(placed, causationId).finally(() => this.running.delete(placed.call_id));
+        this.running.set(placed.call_id, call);
+        await call;
+      });
+    });
+  }
+
+  private async claim(placed: CallPlaced['data'], causationId: string | null): Promise<boolean> {
+    if (this.running.has(placed.call_id)) return false;
+    try {
+      await this.runtime.commands.handle(callDecider, callStream(placed.call_id), { type: 'RecordCallDialingStarted', data: { at: this.now() } }, this.context(placed, causationId));
+      return true;
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      await this.finishFoundCall(placed.call_id, causationId);
+      return false;
+    }
+  }
+
+  /** A call this process is not running: claimed by an earlier life of the process, or already ended. */
+  private async finishFoundCall(callId: string, causationId: string | null): Promise<void> {
+    if (this.running.has(callId)) return;
+    const { state } = await this.runtime.commands.load(callDecider, callStream(callId));
+    if (!state.placed) return;
+    if (state.status === 'in_progress') {
+      const failure: FailCall = {
+        type: 'FailCall',
+        data: { reason: 'interrupted', detail: 'the service restarted during the call; it is not dialed again', ended_at: this.now() },
+      };
+      await this.runtime.commands.handle(callDecider, callStream(callId), failure, this.context(state.placed, causationId)).catch(ignoreRefusal);
+    }
+    await this.dependencies.settlement.settle(callId, { causationId });
+  }
+
+  private async converse(placed: CallPlaced['data'], causationId: string | null): Promise<void> {
+    const { engine, scripts, settlement } = this.dependencies;
+    let command: RecordCallResult | FailCall;
+    let outcome: AttemptOutcome;
+    try {
+      const script = await scripts.get(placed.script_id, placed.script_version);
+      const result = await engine.run({
+        callId: placed.call_id,
+        phone: placed.contact.phone,
+        language: placed.language,
+        attempt: placed.attempt ?? 1,
+        script,
+        variables: placed.variables,
+        recording: placed.recording_enabled,
+      });
+      command = callResultCommand(result, this.runtime.clock.now());
+      if (result.recording && command.type === 'RecordCallResult') {
+        const blobKey = recordingBlobKey(placed.call_id);
+        // The blob first: once the event says there is a recording, it must be there to download.
+        await this.runtime.blobs.put(blobKey, result.recording.wav);
+        command.data.recording = {
+          blob_key: blobKey,
+          duration_seconds: Math.round(result.recording.durationSeconds * 100) / 100,
+          content_type: RECORDING_CONTENT_TYPE,
+        };
+      }
+      outcome = attemptOutcomeOf(result);
+    } catch (error) {
+      // Our side failed (script missing, speech tools): the call cannot go on; the contact counts as not reached.
+      this.runtime.logger.warn({ err: error, call_id: placed.call_id }, 'call failed on our side');
+      command = { type: 'FailCall', data: { reason: 'interrupted', detail: `the voice agent failed: ${errorMessage(error)}`, ended_at: this.now() } };
+      outcome = 'carrier_error';
+    }
+    try {
+      await this.runtime.commands.handle(callDecider, callStream(placed.call_id), command, this.context(placed, causationId)).catch(ignoreRefusal);
+      await settlement.settle(placed.call_id, { outcome, causationId });
+    } catch (error) {
+      // The store is gone (shutdown): recovery on the next start finds the call claimed and unfinished.
+      this.runtime.logger.error({ err: error, call_id: placed.call_id }, 'could not record the result of a call');
+    }
+  }
+
+  private context(placed: CallPlaced['data'], causationId: string | null) {
+    return { workspaceId: placed.workspace_id, actor: ACTOR, now: this.runtime.clock.now(), causationId };
+  }
+
+  private now(): string {
+    return this.runtime.clock.now().toISOString();
+  }
+}
+
+function ignoreRefusal(error: unknown): void {
+  if (!(error instanceof DomainError)) throw error;
+}
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,46 @@
+import type { Runtime } from '../../composition.ts';
+import { timerDecider, timerStream } from '../../domain/timer.ts';
+
+/**
+ * The dialer's durable timers. Ids are derived from what they are for, so a replayed event schedules the same
+ * timer again, which the timer aggregate ignores.
+ */
+export const CAMPAIGN_TIMER_KINDS = {
+  start: 'campaign-start',
+  end: 'campaign-end',
+  retry: 'contact-retry',
+  callingHours: 'calling-hours',
+} as const;
+
+export type CampaignTimerKind = (typeof CAMPAIGN_TIMER_KINDS)[keyof typeof CAMPAIGN_TIMER_KINDS];
+
+export interface CampaignTimerPayload {
+  campaign_id: string;
+  contact_index?: number;
+  attempt?: number;
+}
+
+export const campaignTimerIds = {
+  start: (campaignId: string) => `campaign-start-${campaignId}`,
+  end: (campaignId: string) => `campaign-end-${campaignId}`,
+  retry: (campaignId: string, contactIndex: number, attempt: number) => `contact-retry-${campaignId}-${contactIndex}-${attempt}`,
+  /** One per opening: a campaign that finds its hours closed several times before they open schedules it once. */
+  callingHours: (campaignId: string, opensAt: Date) => `calling-hours-${campaignId}-${opensAt.getTime()}`,
+};
+
+export function isCampaignTimerKind(kind: unknown): kind is CampaignTimerKind {
+  return Object.values(CAMPAIGN_TIMER_KINDS).includes(kind as CampaignTimerKind);
+}
+
+export async function scheduleCampaignTimer(
+  runtime: Pick<Runtime, 'commands' | 'clock'>,
+  timer: { id: string; kind: CampaignTimerKind; dueAt: Date; payload: CampaignTimerPayload },
+  context: { workspaceId: string; causationId?: string | null },
+): Promise<void> {
+  await runtime.commands.handle(
+    timerDecider,
+    timerStream(timer.id),
+    { type: 'ScheduleTimer', timerId: timer.id, kind: timer.kind, dueAt: timer.dueAt, payload: { ...timer.payload } },
+    { workspaceId: context.workspaceId, actor: 'dialer', now: runtime.clock.now(), causationId: context.causationId ?? null },
+  );
+}

@@ -109,7 +109,8 @@ const checkSchema = z.discriminatedUnion(
   },
 );
 
-const parameterSchema = z.object({
+// Strict like the checks: a misspelt field ("max_scor") is refused, never silently dropped.
+const parameterSchema = z.strictObject({
   name: z
     .string({ error: 'parameter name must be text' })
     .trim()
@@ -124,7 +125,7 @@ const parameterSchema = z.object({
 });
 
 export const scorecardSchema = z
-  .object({
+  .strictObject({
     name: z
       .string({ error: 'name must be text' })
       .trim()

@@ -104,6 +104,11 @@ test('unknown check types, misspelt check fields and bad time windows are reject
   ]);
 });
 
+test('misspelt scorecard and parameter fields are rejected, not dropped', () => {
+  assert.equal(issues({ ...valid, pass_treshold: 70 }).map(([path]) => path), ['']);
+  assert.equal(issues(withParameter(0, { max_scor: 10 })).map(([path]) => path), ['parameters.0']);
+});
+
 test('the scorecard name is required', () => {
   assert.equal(issues({ ...valid, name: ' ' }), [['name', 'name must not be empty']]);
   const { name: _ignored, ...withoutName } = valid;

@@ -19,6 +19,8 @@ import { apiReferenceRoutes } from './openapi.ts';
 import { apiKeyRoutes } from './routes/api-keys.ts';
 import { operationsRoutes } from './routes/operations.ts';
 import { scriptRoutes } from './routes/scripts.ts';
+import { campaignRoutes } from './routes/campaigns.ts';
+import { manualClockOf, sandboxClockRoutes } from './routes/sandbox-clock.ts';
 import { webhookRoutes } from './routes/webhooks.ts';
 
 export type HttpApp = OpenAPIHono<AppEnv>;
@@ -56,6 +58,10 @@ export function createHttpApp(runtime: Runtime, overrides: Partial<HttpDependenc
   app.route('/', operationsRoutes(runtime, metrics));
   app.route('/v1', apiKeyRoutes(runtime));
   app.route('/v1', scriptRoutes(runtime, dependencies));
+  app.route('/v1', campaignRoutes(runtime));
+  // Only on a manual clock (CLOCK=manual); otherwise the path does not exist.
+  const manualClock = runtime.config.CLOCK === 'manual' ? manualClockOf(runtime) : null;
+  if (manualClock) app.route('/v1', sandboxClockRoutes(manualClock));
   app.route('/v1', webhookRoutes(runtime));
   // Last: the document describes every route mounted before it.
   app.route('/v1', apiReferenceRoutes(app, packageVersion));

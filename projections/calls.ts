@@ -10,6 +10,9 @@ import type { Projection } from './projection.ts';
  * except `recording_url`, which is signed when it is read (it is valid for one hour from then), plus the
  * workspace, the escalation, the recording's blob key and the failure reason.
  *
+ * `started_at` is CallPlaced's, unless the end names the start of the call's own timeline (the sandbox carrier
+ * runs a call at once and lays its timeline back from the end; see docs/calling.md, "Time").
+ *
  * `transcript_job_id`: an answered call's transcript job has the id `deterministicId('job', call_id)` (the
  * contract between the calling and the analysis modules), so it is known from the moment the call ends, before
  * the job exists; `call.completed` names the same id. A job assigned on the call's stream replaces it.
@@ -59,7 +62,7 @@ export const callsProjection: Projection = {
     const escalated = db.prepare('UPDATE calls SET escalation = ? WHERE call_id = ?');
     const ended = db.prepare(
       `UPDATE calls SET status = ?, disposition = ?, duration_seconds = ?, ended_at = ?, failure_reason = ?,
-         transcript_job_id = coalesce(transcript_job_id, ?) WHERE call_id = ?`,
+         transcript_job_id = coalesce(transcript_job_id, ?), started_at = coalesce(?, started_at) WHERE call_id = ?`,
     );
     const recorded = db.prepare('UPDATE calls SET recording_blob_key = ?, recording_duration_seconds = ? WHERE call_id = ?');
     const jobAssigned = db.prepare('UPDATE calls SET transcript_job_id = ? WHERE call_id = ?');
@@ -96,12 +99,12 @@ export const callsProjection: Projection = {
         case 'CallEnded': {
           const data = event.data as CallEnded['data'];
           const jobId = data.answered ? deterministicId('job', callId) : null;
-          ended.run(data.status, data.disposition, data.duration_seconds, data.ended_at, null, jobId, callId);
+          ended.run(data.status, data.disposition, data.duration_seconds, data.ended_at, null, jobId, data.started_at ?? null, callId);
           break;
         }
         case 'CallFailed': {
           const data = event.data as CallFailed['data'];
-          ended.run(data.status, data.disposition, data.duration_seconds, data.ended_at, data.reason, null, callId);
+          ended.run(data.status, data.disposition, data.duration_seconds, data.ended_at, data.reason, null, data.started_at ?? null, callId);
           break;
         }
         case 'CallRecordingStored': {

@@ -109,12 +109,15 @@ calls('not answered: completed not_reachable with no transcript job; failed: the
   await handle('cal_3', placed('cal_3'));
   await handle('cal_3', { type: 'EndCall', data: { disposition: 'not_reachable', duration_seconds: 0, ended_at: minute(1) } });
   await handle('cal_4', placed('cal_4'));
-  await handle('cal_4', { type: 'FailCall', data: { reason: 'invalid_number', ended_at: minute(1) } });
+  // The end may name the start of the call's own timeline (the sandbox's): it replaces CallPlaced's.
+  await handle('cal_4', { type: 'FailCall', data: { reason: 'invalid_number', ended_at: minute(1), started_at: '2026-03-01T10:00:59.000Z' } });
   await runtime.projections.catchUp();
   const unanswered = findCall(runtime.readDb, 'ws_a', 'cal_3')!;
   assert.equal([unanswered.status, unanswered.disposition, unanswered.transcript_job_id, unanswered.failure_reason], ['completed', 'not_reachable', null, null]);
   const failed = findCall(runtime.readDb, 'ws_a', 'cal_4')!;
   assert.equal([failed.status, failed.disposition, failed.transcript_job_id, failed.failure_reason], ['failed', 'not_reachable', null, 'invalid_number']);
+  assert.is(failed.started_at, '2026-03-01T10:00:59.000Z');
+  assert.is(unanswered.started_at, minute(0));
   assert.is(findCallRecordingKey(runtime.readDb, 'cal_4'), null);
 });
 

@@ -1,0 +1,249 @@
+import type { Runtime } from '../../composition.ts';
+import {
+  campaignDecider,
+  campaignStream,
+  validateCreateCampaign,
+  type CampaignCommand,
+  type CampaignContact,
+  type CampaignState,
+  type ContactsRemoved,
+  type CreateCampaign,
+} from '../../domain/campaign.ts';
+import { DomainError } from '../../domain/shared/errors.ts';
+import { E164_DESCRIPTION, isE164 } from '../../domain/shared/phone.ts';
+import { newId } from '../../infra/ids.ts';
+import { findCampaign, listCampaigns, type CampaignDocument } from '../../projections/campaigns.ts';
+import { findScriptVersion } from '../../projections/scripts.ts';
+import { principalOf } from '../context.ts';
+import { createRouter, defineRoute } from '../define-route.ts';
+import { invalidParameter, resourceNotFound } from '../errors.ts';
+import { listBody } from '../list.ts';
+import { awaitReadModels } from '../read-your-writes.ts';
+import {
+  CampaignActionBody,
+  CampaignListQuery,
+  CampaignListSchema,
+  CampaignSchema,
+  CreateCampaignBody,
+  RemoveContactsBody,
+  RemovedContactsSchema,
+} from '../schemas/campaign.ts';
+import { idParams } from '../schemas/common.ts';
+import { checkTimeRange } from '../schemas/time-range.ts';
+
+const TAG = 'Campaigns';
+const CAMPAIGN_ID_EXAMPLE = 'cmp_01jd8k3m9q2x7c4v5b6n8p0r2t';
+const campaignJson = { 'application/json': { schema: CampaignSchema } };
+
+const createCampaign = defineRoute({
+  method: 'post',
+  path: '/campaigns',
+  tags: [TAG],
+  summary: 'Create a campaign',
+  description:
+    'Status `scheduled`. With a schedule it starts at `start_time`; without one it waits for the `start` action. ' +
+    'The script\'s current version is pinned. Every `{variable}` the script uses must be on every contact; phones ' +
+    'must be unique. At most 100,000 contacts per request.',
+  request: { body: { content: { 'application/json': { schema: CreateCampaignBody } }, required: true } },
+  responses: {
+    201: { description: 'The campaign.', content: campaignJson },
+  },
+});
+
+const listCampaignsRoute = defineRoute({
+  method: 'get',
+  path: '/campaigns',
+  tags: [TAG],
+  summary: 'List campaigns',
+  description: 'Newest first (by creation). `from` / `to` bound `created_at`, both inclusive.',
+  request: { query: CampaignListQuery },
+  responses: { 200: { description: 'A page of campaigns.', content: { 'application/json': { schema: CampaignListSchema } } } },
+});
+
+const getCampaign = defineRoute({
+  method: 'get',
+  path: '/campaigns/{id}',
+  tags: [TAG],
+  summary: 'Get a campaign with its progress',
+  request: { params: idParams(CAMPAIGN_ID_EXAMPLE) },
+  responses: { 200: { description: 'The campaign.', content: campaignJson } },
+});
+
+const actOnCampaign = defineRoute({
+  method: 'patch',
+  path: '/campaigns/{id}',
+  tags: [TAG],
+  summary: 'Start, pause, resume or stop a campaign',
+  description:
+    '`start` from scheduled; `pause` from running; `resume` from paused; `stop` from scheduled, running or paused. ' +
+    'Any other move is 409 `invalid_state` with `status` and `action`. Calls in progress finish.',
+  request: { params: idParams(CAMPAIGN_ID_EXAMPLE), body: { content: { 'application/json': { schema: CampaignActionBody } }, required: true } },
+  responses: { 200: { description: 'The campaign after the action.', content: campaignJson } },
+});
+
+const removeContacts = defineRoute({
+  method: 'delete',
+  path: '/campaigns/{id}/contacts',
+  tags: [TAG],
+  summary: 'Remove contacts from a campaign',
+  description:
+    'Takes a JSON body. Contacts not yet called (or awaiting a retry) are removed; contacts on a call or finished ' +
+    'stay with their call data (`already_called`). Allowed while scheduled, running or paused; `total_contacts` ' +
+    'keeps counting removed contacts.',
+  request: { params: idParams(CAMPAIGN_ID_EXAMPLE), body: { content: { 'application/json': { schema: RemoveContactsBody } }, required: true } },
+  responses: { 200: { description: 'What happened to the phones.', content: { 'application/json': { schema: RemovedContactsSchema } } } },
+});
+
+/** The campaign document from the aggregate's state: a write answers without waiting on a query. */
+function documentOf(state: CampaignState): CampaignDocument {
+  return {
+    id: state.campaign_id,
+    name: state.name,
+    status: state.status!,
+    script_id: state.script_id,
+    script_version: state.script_version,
+    language: state.language,
+    total_contacts: state.total_contacts,
+    max_attempts: state.max_attempts,
+    retry_interval_minutes: state.retry_interval_minutes,
+    schedule: state.schedule,
+    calling_hours: state.calling_hours,
+    recording_enabled: state.recording_enabled,
+    created_at: state.created_at,
+    started_at: state.started_at,
+    ended_at: state.ended_at,
+    completion_reason: state.completion_reason,
+    calls_made: state.calls_made,
+    calls_connected: state.calls_connected,
+    disposition_summary: { ...state.disposition_summary },
+  };
+}
+
+/**
+ * Every `{variable}` of the script on every contact (`name` and `phone` always are). The first contact missing
+ * one is reported, e.g. `contacts[17].amount`: a campaign must not discover at the 17th call that it cannot
+ * finish a sentence.
+ */
+function requireVariables(contacts: readonly CampaignContact[], variables: readonly string[], scriptId: string): void {
+  const needed = variables.filter((variable) => variable !== 'name' && variable !== 'phone');
+  if (needed.length === 0) return;
+  for (const contact of contacts) {
+    for (const variable of needed) {
+      const value = contact.variables[variable];
+      if (value === undefined || value === null) {
+        throw invalidParameter(`contacts[${contact.index}].${variable}`, null, `a value for {${variable}}, which script ${scriptId} uses`);
+      }
+    }
+  }
+}
+
+/** A refused move names the campaign too (409 invalid_state with resource_type, id, status, action). */
+function namingCampaign(error: unknown, campaignId: string): unknown {
+  if (error instanceof DomainError && error.code === 'invalid_state') {
+    return new DomainError(error.code, error.message, { resource_type: 'campaign', id: campaignId, ...error.details });
+  }
+  return error;
+}
+
+const ACTIONS: Record<'start' | 'pause' | 'resume' | 'stop', (at: string) => CampaignCommand> = {
+  start: (at) => ({ type: 'StartCampaign', data: { at, trigger: 'manual' } }),
+  pause: (at) => ({ type: 'PauseCampaign', data: { at } }),
+  resume: (at) => ({ type: 'ResumeCampaign', data: { at } }),
+  stop: (at) => ({ type: 'StopCampaign', data: { at } }),
+};
+
+export function campaignRoutes(runtime: Runtime) {
+  const router = createRouter();
+
+  const requireCampaign = (workspaceId: string, campaignId: string): void => {
+    if (!findCampaign(runtime.readDb, workspaceId, campaignId)) throw resourceNotFound('campaign', campaignId);
+  };
+
+  router.openapi(createCampaign, async (c) => {
+    const { workspaceId, keyId } = principalOf(c);
+    const body = c.req.valid('json');
+    const now = runtime.clock.now();
+    const campaignId = newId('cmp', now);
+    const data: CreateCampaign['data'] = {
+      campaign_id: campaignId,
+      workspace_id: workspaceId,
+      name: body.name,
+      script_id: body.script_id,
+      script_version: 0,
+      language: body.language,
+      contacts: body.contacts,
+      schedule: body.schedule ?? null,
+      calling_hours: body.calling_hours ?? null,
+      max_attempts: body.max_attempts,
+      retry_interval_minutes: body.retry_interval_minutes,
+      recording_enabled: body.recording_enabled,
+      created_at: now.toISOString(),
+    };
+    // The domain's rules first (400 with the field), then the script (404), then its variables on each contact.
+    const valid = validateCreateCampaign(data);
+    const script = findScriptVersion(runtime.readDb, workspaceId, body.script_id);
+    if (!script || script.deleted) throw resourceNotFound('script', body.script_id);
+    requireVariables(valid.contacts, script.variables, script.script_id);
+    const result = await runtime.commands.handle(
+      campaignDecider,
+      campaignStream(campaignId),
+      { type: 'CreateCampaign', data: { ...data, script_version: script.version } },
+      { workspaceId, actor: keyId, now },
+    );
+    const document = documentOf(result.state);
+    await awaitReadModels(runtime, result.position);
+    return c.json(document, 201);
+  });
+
+  router.openapi(listCampaignsRoute, (c) => {
+    const { workspaceId } = principalOf(c);
+    const query = c.req.valid('query');
+    checkTimeRange(query, { to: c.req.query('to') });
+    const { data, total } = listCampaigns(runtime.readDb, workspaceId, query, query.limit, query.offset);
+    return c.json(listBody(data, total, query), 200);
+  });
+
+  router.openapi(getCampaign, (c) => {
+    const { workspaceId } = principalOf(c);
+    const { id } = c.req.valid('param');
+    const campaign = findCampaign(runtime.readDb, workspaceId, id);
+    if (!campaign) throw resourceNotFound('campaign', id);
+    return c.json(campaign, 200);
+  });
+
+  router.openapi(actOnCampaign, async (c) => {
+    const { workspaceId, keyId } = principalOf(c);
+    const { id } = c.req.valid('param');
+    const { action } = c.req.valid('json');
+    requireCampaign(workspaceId, id);
+    const now = runtime.clock.now();
+    const result = await runtime.commands
+      .handle(campaignDecider, campaignStream(id), ACTIONS[action](now.toISOString()), { workspaceId, actor: keyId, now })
+      .catch((error: unknown) => {
+        throw namingCampaign(error, id);
+      });
+    const document = documentOf(result.state);
+    await awaitReadModels(runtime, result.position);
+    return c.json(document, 200);
+  });
+
+  router.openapi(removeContacts, async (c) => {
+    const { workspaceId, keyId } = principalOf(c);
+    const { id } = c.req.valid('param');
+    const { phones } = c.req.valid('json');
+    const invalid = phones.findIndex((phone) => !isE164(phone));
+    if (invalid !== -1) throw invalidParameter(`phones[${invalid}]`, phones[invalid], E164_DESCRIPTION);
+    requireCampaign(workspaceId, id);
+    const now = runtime.clock.now();
+    const result = await runtime.commands
+      .handle(campaignDecider, campaignStream(id), { type: 'RemoveContacts', data: { phones, at: now.toISOString() } }, { workspaceId, actor: keyId, now })
+      .catch((error: unknown) => {
+        throw namingCampaign(error, id);
+      });
+    const removed = result.events.find((event): event is ContactsRemoved => event.type === 'ContactsRemoved')!.data;
+    await awaitReadModels(runtime, result.position);
+    return c.json({ removed: removed.removed, not_found: removed.not_found, already_called: removed.already_called }, 200);
+  });
+
+  return router;
+}

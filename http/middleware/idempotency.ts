@@ -1,7 +1,7 @@
-import { createMiddleware } from 'hono/factory';
+import type { Next } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { Clock } from '../../infra/clock/port.ts';
-import { principalOf, type AppEnv } from '../context.ts';
+import { principalOf, type AppContext } from '../context.ts';
 import { ApiError, invalidParameter } from '../errors.ts';
 import { requestFingerprint } from '../idempotency/fingerprint.ts';
 import type { IdempotencyStore } from '../idempotency/store.ts';
@@ -36,10 +36,18 @@ function waitFor(done: Promise<void>, timeoutMs: number): Promise<boolean> {
  * IN_FLIGHT_WAIT_MS, else 409 `idempotency_in_progress`), so two concurrent requests create one resource.
  * The in-flight bookkeeping is per process; the stored responses are durable.
  */
-export function idempotency(store: IdempotencyStore, clock: Clock, waitMs = IN_FLIGHT_WAIT_MS) {
-  const inFlight = new Map<string, InFlight>();
+export class Idempotency {
+  private readonly inFlight = new Map<string, InFlight>();
 
-  return createMiddleware<AppEnv>(async (c, next) => {
+  constructor(
+    private readonly store: IdempotencyStore,
+    private readonly clock: Clock,
+    private readonly waitMs = IN_FLIGHT_WAIT_MS,
+  ) {}
+
+  /** Runs the rest of the request (`next`), or replays what the first request with the same key answered. */
+  async around(c: AppContext, next: Next): Promise<Response | void> {
+    const { store, clock, inFlight, waitMs } = this;
     if (c.req.method !== 'POST') return next();
     const key = c.req.header('idempotency-key');
     if (key === undefined) return next();
@@ -88,5 +96,5 @@ export function idempotency(store: IdempotencyStore, clock: Clock, waitMs = IN_F
       inFlight.delete(slot);
       finish();
     }
-  });
+  }
 }

@@ -1,5 +1,4 @@
-import { createMiddleware } from 'hono/factory';
-import type { AppEnv } from '../context.ts';
+import type { AppContext } from '../context.ts';
 import { ApiError, invalidParameter } from '../errors.ts';
 
 /** The documented limit of a request body (the spec leaves it open). */
@@ -8,6 +7,8 @@ export const MAX_BODY_BYTES = 10 * 1024 * 1024;
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 const JSON_MEDIA_TYPE = /^application\/json\s*(;.*)?$/i;
 const EXPECTED = 'a JSON object with Content-Type: application/json';
+// Stateless when `fatal`: one decoder serves every request.
+const decoder = new TextDecoder('utf-8', { fatal: true });
 
 function tooLarge(): ApiError {
   // The rest of the upload is never read: close the connection rather than reuse it mid-body.
@@ -51,36 +52,38 @@ function jsonKind(value: unknown): string {
 }
 
 /**
- * Request bodies are JSON objects (spec: "Content-Type: application/json and a JSON object body"). Every POST,
- * PUT and PATCH, and a DELETE that carries a body (`DELETE /v1/campaigns/{id}/contacts`), is read here once,
- * within the size limit, and parsed once: the idempotency key's fingerprint and the route's zod validator both
- * use that one parsed value. Any other body is a 400 on `body`.
+ * Whether the request carries a body to read: every POST, PUT and PATCH, and a DELETE that carries one
+ * (`DELETE /v1/campaigns/{id}/contacts`).
  */
-export function jsonBody() {
-  const decoder = new TextDecoder('utf-8', { fatal: true });
-  return createMiddleware<AppEnv>(async (c, next) => {
-    const request = c.req.raw;
-    if (!BODY_METHODS.has(request.method) && !(request.method === 'DELETE' && hasBody(request))) return next();
-    const contentType = request.headers.get('content-type');
-    if (!contentType || !JSON_MEDIA_TYPE.test(contentType)) {
-      throw invalidParameter('body', contentType ?? null, EXPECTED, 'The body must be JSON, sent with Content-Type: application/json.');
-    }
-    const bytes = await readLimited(request);
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(decoder.decode(bytes));
-    } catch {
-      // The parser's message quotes the body, which may hold a secret: say only what is wrong.
-      const reason = bytes.byteLength === 0 ? 'The body is empty.' : 'The body is not valid JSON (UTF-8).';
-      throw invalidParameter('body', null, EXPECTED, reason);
-    }
-    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
-      throw invalidParameter('body', jsonKind(parsed), EXPECTED, `The body must be a JSON object, not ${jsonKind(parsed)}.`);
-    }
-    c.set('jsonBody', parsed);
-    // The validator of @hono/zod-openapi calls c.req.json(); hand it the value parsed above instead of the
-    // (already consumed) stream, so a large body is neither read nor parsed twice.
-    c.req.json = <T>() => Promise.resolve(parsed as T);
-    await next();
-  });
+export function expectsJsonBody(request: Request): boolean {
+  return BODY_METHODS.has(request.method) || (request.method === 'DELETE' && hasBody(request));
+}
+
+/**
+ * Request bodies are JSON objects (spec: "Content-Type: application/json and a JSON object body"). A body is read
+ * here once, within the size limit, and parsed once: the idempotency key's fingerprint and the route's zod
+ * validator both use that one parsed value. Any other body is a 400 on `body`.
+ */
+export async function parseJsonBody(c: AppContext): Promise<void> {
+  const request = c.req.raw;
+  const contentType = request.headers.get('content-type');
+  if (!contentType || !JSON_MEDIA_TYPE.test(contentType)) {
+    throw invalidParameter('body', contentType ?? null, EXPECTED, 'The body must be JSON, sent with Content-Type: application/json.');
+  }
+  const bytes = await readLimited(request);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(decoder.decode(bytes));
+  } catch {
+    // The parser's message quotes the body, which may hold a secret: say only what is wrong.
+    const reason = bytes.byteLength === 0 ? 'The body is empty.' : 'The body is not valid JSON (UTF-8).';
+    throw invalidParameter('body', null, EXPECTED, reason);
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    throw invalidParameter('body', jsonKind(parsed), EXPECTED, `The body must be a JSON object, not ${jsonKind(parsed)}.`);
+  }
+  c.set('jsonBody', parsed);
+  // The validator of @hono/zod-openapi calls c.req.json(); hand it the value parsed above instead of the
+  // (already consumed) stream, so a large body is neither read nor parsed twice.
+  c.req.json = <T>() => Promise.resolve(parsed as T);
 }

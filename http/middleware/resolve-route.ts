@@ -1,8 +1,8 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
-import { createMiddleware } from 'hono/factory';
+import { matchedRoutes } from 'hono/route';
 import { TrieRouter } from 'hono/router/trie-router';
 import type { ApiKeyScope } from '../../domain/api-key.ts';
-import type { AppEnv, ResolvedRoute } from '../context.ts';
+import type { AppContext, AppEnv, ResolvedRoute } from '../context.ts';
 import { ApiError } from '../errors.ts';
 
 export const SCOPE_RANK: Record<ApiKeyScope, number> = { 'Read-Only': 0, 'Read-Write': 1, Admin: 2 };
@@ -12,19 +12,17 @@ export function methodScope(method: string): ApiKeyScope {
   return method === 'GET' || method === 'HEAD' ? 'Read-Only' : 'Read-Write';
 }
 
-interface PathEntry {
-  pattern: string;
-  methods: Map<string, ResolvedRoute>;
-}
-
 /** `/v1/scripts/{id}` (OpenAPI) → `/v1/scripts/:id` (Hono). */
 const honoPath = (path: string) => path.replaceAll(/\{([^}]+)\}/g, ':$1');
 
+/** `GET /v1/scripts/:id` → what the route needs. */
+type RouteTable = Map<string, ResolvedRoute>;
+
 /**
  * Every (method, pattern) the app serves, from Hono's own route list, with what the OpenAPI definitions say about
- * each (public or not, `x-required-scope`). Built once, on the first request, when every route is registered.
+ * each (public or not, `x-required-scope`).
  */
-export function buildRouteTable(app: OpenAPIHono<AppEnv>): TrieRouter<PathEntry> {
+export function buildRouteTable(app: OpenAPIHono<AppEnv>): RouteTable {
   const declared = new Map<string, { public: boolean; scope?: ApiKeyScope }>();
   for (const definition of app.openAPIRegistry.definitions) {
     if (definition.type !== 'route') continue;
@@ -34,32 +32,24 @@ export function buildRouteTable(app: OpenAPIHono<AppEnv>): TrieRouter<PathEntry>
       scope: route['x-required-scope'],
     });
   }
-  const entries = new Map<string, PathEntry>();
+  const table: RouteTable = new Map();
   for (const route of app.routes) {
     // Middleware is registered as method ALL; HEAD is served by GET routes.
-    if (route.method === 'ALL') continue;
-    const entry = entries.get(route.path) ?? { pattern: route.path, methods: new Map() };
-    entries.set(route.path, entry);
-    if (entry.methods.has(route.method)) continue;
-    const declaration = declared.get(`${route.method} ${route.path}`);
+    const key = `${route.method} ${route.path}`;
+    if (route.method === 'ALL' || table.has(key)) continue;
+    const declaration = declared.get(key);
     const floor = methodScope(route.method);
     const scope = declaration?.scope && SCOPE_RANK[declaration.scope] > SCOPE_RANK[floor] ? declaration.scope : floor;
-    entry.methods.set(route.method, { pattern: route.path, public: declaration?.public ?? false, requiredScope: scope });
+    table.set(key, { pattern: route.path, public: declaration?.public ?? false, requiredScope: scope });
   }
-  const router = new TrieRouter<PathEntry>();
-  for (const entry of entries.values()) router.add('ALL', entry.pattern, entry);
-  return router;
+  return table;
 }
 
-export function allowedMethods(entries: readonly PathEntry[]): string[] {
-  const methods = new Set<string>();
-  for (const entry of entries) {
-    for (const method of entry.methods.keys()) {
-      methods.add(method);
-      if (method === 'GET') methods.add('HEAD');
-    }
-  }
-  return [...methods];
+/** Finds the methods served on a path (HEAD wherever GET), for 405's `Allow`. */
+function methodRouter(table: RouteTable): TrieRouter<string> {
+  const router = new TrieRouter<string>();
+  for (const [key, route] of table) router.add('ALL', route.pattern, key.slice(0, key.indexOf(' ')));
+  return router;
 }
 
 /**
@@ -67,23 +57,34 @@ export function allowedMethods(entries: readonly PathEntry[]): string[] {
  * pattern even for refused requests, and so that an unknown path (404 `not_found`) or a wrong method (405
  * `method_not_allowed` with `Allow`) is answered the same way with or without credentials: the OpenAPI document
  * already tells everyone which routes exist.
+ *
+ * Hono has already matched the request when the middleware runs: the route that will answer is the first matched
+ * one that is not middleware, so resolving is a map lookup, not a second routing. The table is built on the first
+ * request, when every route is registered.
  */
-export function resolveRoute(app: OpenAPIHono<AppEnv>) {
-  let router: TrieRouter<PathEntry> | null = null;
-  return createMiddleware<AppEnv>(async (c, next) => {
-    router ??= buildRouteTable(app);
-    const method = c.req.method === 'HEAD' ? 'GET' : c.req.method;
-    const matches = router.match('ALL', c.req.path)[0].map(([entry]) => entry);
-    const route = matches.map((entry) => entry.methods.get(method)).find((candidate) => candidate !== undefined);
-    if (route) {
-      c.set('route', route);
-      return next();
+export class RouteResolver {
+  private routes: { table: RouteTable; methods: TrieRouter<string> } | null = null;
+
+  constructor(private readonly app: OpenAPIHono<AppEnv>) {}
+
+  resolve(c: AppContext): ResolvedRoute {
+    if (!this.routes) {
+      const table = buildRouteTable(this.app);
+      this.routes = { table, methods: methodRouter(table) };
     }
-    c.set('route', null);
-    if (matches.length === 0) {
+    const endpoint = matchedRoutes(c).find((route) => route.method !== 'ALL');
+    const route = endpoint && this.routes.table.get(`${endpoint.method} ${endpoint.path}`);
+    if (route) return route;
+    const allowed = new Set<string>();
+    for (const [method] of this.routes.methods.match('ALL', c.req.path)[0]) {
+      allowed.add(method);
+      if (method === 'GET') allowed.add('HEAD');
+    }
+    if (allowed.size === 0) {
       throw new ApiError('not_found', `No endpoint ${c.req.path}; see /v1/openapi.json.`, { path: c.req.path });
     }
-    const allowed = allowedMethods(matches);
-    throw new ApiError('method_not_allowed', `${c.req.method} is not allowed on ${c.req.path}.`, { method: c.req.method, allowed }, { Allow: allowed.join(', ') });
-  });
+    throw new ApiError('method_not_allowed', `${c.req.method} is not allowed on ${c.req.path}.`, { method: c.req.method, allowed: [...allowed] }, {
+      Allow: [...allowed].join(', '),
+    });
+  }
 }

@@ -1,5 +1,4 @@
-import { createMiddleware } from 'hono/factory';
-import type { AppEnv } from '../context.ts';
+import type { Principal, ResolvedRoute } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { SCOPE_RANK } from './resolve-route.ts';
 
@@ -8,16 +7,11 @@ import { SCOPE_RANK } from './resolve-route.ts';
  * keys may also manage API keys. The requirement of each route comes from the route table (method floor, raised
  * by a route's `scope` in its definition), so a new route is covered without doing anything.
  */
-export function requireScope() {
-  return createMiddleware<AppEnv>(async (c, next) => {
-    const route = c.get('route');
-    const principal = c.get('principal');
-    if (route && !route.public && principal && SCOPE_RANK[principal.scope] < SCOPE_RANK[route.requiredScope]) {
-      throw new ApiError('forbidden', `This action needs a ${route.requiredScope} key; this key is ${principal.scope}.`, {
-        required_scope: route.requiredScope,
-        current_scope: principal.scope,
-      });
-    }
-    await next();
-  });
+export function requireScope(route: ResolvedRoute, principal: Principal): void {
+  if (SCOPE_RANK[principal.scope] < SCOPE_RANK[route.requiredScope]) {
+    throw new ApiError('forbidden', `This action needs a ${route.requiredScope} key; this key is ${principal.scope}.`, {
+      required_scope: route.requiredScope,
+      current_scope: principal.scope,
+    });
+  }
 }

@@ -1,5 +1,3 @@
-import { createMiddleware } from 'hono/factory';
-import type { AppEnv } from '../context.ts';
 import { unauthorized } from '../errors.ts';
 
 /** Query parameters that carry credentials in other APIs; ours never accepts them (spec: "not in the URL"). */
@@ -15,16 +13,11 @@ const SECRET_IN_URL = /vcs_[0-9a-z]{40}/i;
  * Refuses (401) any request whose URL carries an API key, whatever else it carries, even a valid Authorization
  * header: URLs end up in proxy logs and browser histories, and accepting them once teaches clients to do it.
  */
-export function refuseKeysInUrl() {
-  return createMiddleware<AppEnv>(async (c, next) => {
-    const url = c.req.url;
-    const queryStart = url.indexOf('?');
-    if (SECRET_IN_URL.test(url)) throw unauthorized();
-    if (queryStart !== -1) {
-      for (const name of new URLSearchParams(url.slice(queryStart + 1)).keys()) {
-        if (CREDENTIAL_PARAMETERS.has(name.toLowerCase())) throw unauthorized();
-      }
-    }
-    await next();
-  });
+export function refuseKeysInUrl(url: string): void {
+  if (SECRET_IN_URL.test(url)) throw unauthorized();
+  const queryStart = url.indexOf('?');
+  if (queryStart === -1) return;
+  for (const name of new URLSearchParams(url.slice(queryStart + 1)).keys()) {
+    if (CREDENTIAL_PARAMETERS.has(name.toLowerCase())) throw unauthorized();
+  }
 }

@@ -1,0 +1,47 @@
+import { createMiddleware } from 'hono/factory';
+import type { ReadModelVersion } from '../../projections/read-model-version.ts';
+import type { AppEnv } from '../context.ts';
+import type { Authenticator } from './auth.ts';
+import type { Idempotency } from './idempotency.ts';
+import { expectsJsonBody, parseJsonBody } from './json-body.ts';
+import type { WorkspaceRateLimiter } from './rate-limit.ts';
+import type { RouteResolver } from './resolve-route.ts';
+import { requireScope } from './scope.ts';
+import { refuseKeysInUrl } from './url-key-guard.ts';
+
+export interface GateParts {
+  routes: RouteResolver;
+  readModels: ReadModelVersion;
+  authenticator: Authenticator;
+  rateLimiter: WorkspaceRateLimiter;
+  idempotency: Idempotency;
+}
+
+/**
+ * Every check a request passes before its route, in order, as one middleware:
+ *
+ *   key-in-URL refusal (401) → route resolution (404 / 405) → bearer auth (401) → workspace rate limit (429,
+ *   X-RateLimit-*) → scope (403) → JSON body (400 / 413) → Idempotency-Key (POST)
+ *
+ * One middleware, not one each: every Hono middleware layer costs the request a closure, a promise and a trip
+ * through Hono's dispatcher, and the steps are synchronous except for reading a body (measured: docs/api.md,
+ * Performance). Whatever a step throws leaves through the app's error handler, as from any middleware.
+ */
+export function requestGate({ routes, readModels, authenticator, rateLimiter, idempotency }: GateParts) {
+  return createMiddleware<AppEnv>(async (c, next) => {
+    refuseKeysInUrl(c.req.url);
+    const route = routes.resolve(c);
+    c.set('route', route);
+    if (!route.public) {
+      // One look at the read models' version serves both cached lookups of this request.
+      const generation = readModels.current();
+      const principal = authenticator.authenticate(c.req.header('authorization'), generation);
+      c.set('principal', principal);
+      rateLimiter.admit(c, principal.workspaceId, generation);
+      requireScope(route, principal);
+    }
+    if (!expectsJsonBody(c.req.raw)) return next();
+    await parseJsonBody(c);
+    return idempotency.around(c, next);
+  });
+}

@@ -1,0 +1,68 @@
+import type { Database, Statement } from 'better-sqlite3';
+
+/**
+ * Tells whether the read-model database may have changed since the last look, so that a copy of a few read-model
+ * rows (the API key of a bearer token, a workspace's rate limit) can be kept in memory exactly as long as those
+ * rows stay the same, and a revocation still refuses the very next request. Two SQLite counters together see
+ * every writer:
+ *
+ * - `PRAGMA data_version` changes when ANOTHER connection commits: the operator CLI in its own process (it applies
+ *   the events it wrote to `read.db` before it exits), or any other connection of this process;
+ * - `total_changes()` counts the rows THIS connection inserted, updated or deleted: our projection runner, the
+ *   idempotency store, the timer scheduler, all of which write through `runtime.readDb`.
+ *
+ * Neither sees a change that rewrites no row (schema statements alone), which no cached row depends on: a
+ * projection rebuild also deletes its checkpoint row. Reading both costs a few microseconds (the pragma starts a
+ * read transaction), far less than the queries a cache spares; tests/projections/read-model-version.test.ts checks
+ * every writer.
+ */
+export class ReadModelVersion {
+  private readonly dataVersion: Statement<[], number>;
+  private readonly totalChanges: Statement<[], number>;
+  private lastDataVersion = -1;
+  private lastTotalChanges = -1;
+  private generation = 0;
+
+  constructor(db: Database) {
+    // Two statements, not one `SELECT ... FROM pragma_data_version`: the table-valued form costs half as much again.
+    this.dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
+    this.totalChanges = db.prepare<[], number>('SELECT total_changes()').pluck();
+  }
+
+  /** A number that equals the previous call's exactly when nothing was committed to the read models in between. */
+  current(): number {
+    const dataVersion = this.dataVersion.get()!;
+    const totalChanges = this.totalChanges.get()!;
+    if (dataVersion !== this.lastDataVersion || totalChanges !== this.lastTotalChanges) {
+      this.lastDataVersion = dataVersion;
+      this.lastTotalChanges = totalChanges;
+      this.generation++;
+    }
+    return this.generation;
+  }
+}
+
+/**
+ * Read-model rows kept in memory while the read models are unchanged (see ReadModelVersion): every entry is
+ * dropped as soon as anything was committed, so what `get` answers is what a query would answer now. Bounded:
+ * when full it starts over, so keys nobody sends again do not pile up.
+ */
+export class ReadModelCache<K, V> {
+  private readonly entries = new Map<K, V>();
+  private generation = -1;
+
+  constructor(private readonly maxEntries = 10_000) {}
+
+  /** The value of `key` at `generation` (from `ReadModelVersion.current()`), loading it when not held. */
+  get(generation: number, key: K, load: (key: K) => V): V {
+    if (generation !== this.generation) {
+      this.entries.clear();
+      this.generation = generation;
+    }
+    if (this.entries.has(key)) return this.entries.get(key)!;
+    const value = load(key);
+    if (this.entries.size >= this.maxEntries) this.entries.clear();
+    this.entries.set(key, value);
+    return value;
+  }
+}

@@ -1,20 +1,19 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { readFileSync } from 'node:fs';
 import type { Runtime } from '../composition.ts';
+import { ReadModelVersion } from '../projections/read-model-version.ts';
 import type { AppEnv } from './context.ts';
 import { validationHook } from './define-route.ts';
 import { defaultDependencies, type HttpDependencies } from './dependencies.ts';
 import { ApiError, createErrorHandler, errorResponse } from './errors.ts';
 import { IdempotencyStore } from './idempotency/store.ts';
 import { HttpMetrics } from './metrics.ts';
-import { authenticate } from './middleware/auth.ts';
-import { idempotency } from './middleware/idempotency.ts';
-import { jsonBody } from './middleware/json-body.ts';
-import { rateLimit } from './middleware/rate-limit.ts';
+import { Authenticator } from './middleware/auth.ts';
+import { requestGate } from './middleware/gate.ts';
+import { Idempotency } from './middleware/idempotency.ts';
+import { WorkspaceRateLimiter } from './middleware/rate-limit.ts';
 import { requestContext } from './middleware/request-context.ts';
-import { resolveRoute } from './middleware/resolve-route.ts';
-import { requireScope } from './middleware/scope.ts';
-import { refuseKeysInUrl } from './middleware/url-key-guard.ts';
+import { RouteResolver } from './middleware/resolve-route.ts';
 import { apiReferenceRoutes } from './openapi.ts';
 import { apiKeyRoutes } from './routes/api-keys.ts';
 import { operationsRoutes } from './routes/operations.ts';
@@ -47,13 +46,17 @@ export function createHttpApp(runtime: Runtime, overrides: Partial<HttpDependenc
   app.notFound((c) => errorResponse(c, new ApiError('not_found', `No endpoint ${c.req.path}.`, { path: c.req.path })));
 
   app.use('*', requestContext(runtime.logger, metrics));
-  app.use('*', refuseKeysInUrl());
-  app.use('*', resolveRoute(app));
-  app.use('*', authenticate(runtime.readDb, runtime.clock, runtime.logger));
-  app.use('*', rateLimit(runtime.readDb));
-  app.use('*', requireScope());
-  app.use('*', jsonBody());
-  app.use('*', idempotency(new IdempotencyStore(runtime.readDb), runtime.clock));
+  // The rest of the chain, one step after the other in one middleware (middleware/gate.ts).
+  app.use(
+    '*',
+    requestGate({
+      routes: new RouteResolver(app),
+      readModels: new ReadModelVersion(runtime.readDb),
+      authenticator: new Authenticator(runtime.readDb, runtime.clock, runtime.logger),
+      rateLimiter: new WorkspaceRateLimiter(runtime.readDb),
+      idempotency: new Idempotency(new IdempotencyStore(runtime.readDb), runtime.clock),
+    }),
+  );
 
   app.route('/', operationsRoutes(runtime, metrics));
   app.route('/v1', apiKeyRoutes(runtime));

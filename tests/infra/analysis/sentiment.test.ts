@@ -121,4 +121,29 @@ test('without a customer label, overall pools every speaker', () => {
   assert.equal(analyzeSentiment([], 'hi-IN'), { overall: 0, by_speaker: {} });
 });
 
+test('exasperation at repeated calls and refusing to talk are negative in every language', () => {
+  const cases: [language: string, text: string][] = [
+    ['en-IN', 'I get these calls every day'],
+    ['en-IN', "I don't want to talk to a machine"],
+    ['hi-IN', 'रोज़-रोज़ फ़ोन आते हैं'],
+    ['hi-IN', 'मुझे मशीन से बात नहीं करनी'],
+    ['hi-IN', 'Yaar roz roz call aate hain'],
+    ['hi-IN', 'Nahi chahiye, kitni baar bolun'],
+    ['mr-IN', 'मला मशीनशी बोलायचं नाही'],
+    ['mr-IN', 'किती वेळा सांगायचं'],
+    ['ta-IN', 'எனக்கு மெஷின் கிட்ட பேச விருப்பம் இல்லை'],
+    ['ta-IN', 'எத்தனை தடவை சொல்றது'],
+    ['te-IN', 'ఎన్ని సార్లు చెప్పాలి'],
+    ['te-IN', 'నేను మెషిన్‌తో మాట్లాడను'],
+  ];
+  for (const [language, text] of cases) {
+    assert.ok(textValence(text, language) <= -1.5, `${language}: "${text}" = ${textValence(text, language)}`);
+  }
+});
+
+test('"that\'s the best I can do" is resignation, not praise', () => {
+  assert.is(textValence("I can pay half now. That's the best I can do.", 'en-IN'), 0);
+  assert.ok(textValence('This is the best plan', 'en-IN') > 0);
+});
+
 test.run();

@@ -27,6 +27,8 @@ export const englishSentiment: SentimentLexicon = {
     // "outstanding" is the amount owed in a loan call, not praise.
     'outstanding': 0, 'fine print': 0, 'late fee': 0, 'late fees': 0, 'late payment': 0, 'late charges': 0,
     'kind of': 0, 'pretty much': 0, 'very well': 0.5,
+    // Resignation, not praise: "I can pay half now. That's the best I can do."
+    'best i can do': 0, 'best i could do': 0,
     // Negative
     'bad': -2, 'worst': -3, 'worse': -2, 'terrible': -3, 'horrible': -3, 'awful': -3, 'pathetic': -3,
     'poor': -2, 'useless': -2.5, 'rubbish': -2.5, 'ridiculous': -2.5, 'disgusting': -3, 'nonsense': -2,
@@ -57,6 +59,11 @@ export const englishSentiment: SentimentLexicon = {
     'unbearable': -3, 'miserable': -2.5, 'regret': -2, 'sucks': -2.5, 'crap': -2.5, 'hell': -2,
     'damn': -1.5, 'bitter': -2, "that's enough": -1.5, 'bloody': -1.5, 'suffer': -2, 'suffering': -2,
     'misleading': -2.5, 'misled': -2.5,
+    // Annoyance without a sentiment word: exasperation at repeated calls and refusing to talk. The refusals
+    // carry their negator, so they stay negative instead of reading as a negated negative.
+    'these calls': -1.5, 'so many calls': -1.5, 'keep calling': -1.5, 'keeps calling': -1.5,
+    'again and again': -1.5, 'every single day': -1.5, 'how many times': -1,
+    "don't want to talk": -1.5, 'do not want to talk': -1.5, "don't want to speak": -1.5, 'do not want to speak': -1.5,
   },
   negatorsBefore: [
     'not', 'no', 'never', "don't", "doesn't", "didn't", "isn't", "wasn't", "aren't", "weren't",

@@ -42,6 +42,10 @@ export const hinglishSentiment: SentimentLexicon = {
     'dhamkee': -3, 'pagal': -1.5, 'bevakoof': -2.5, 'bewakoof': -2.5, 'maafi': -0.3, 'maaf': -0.3,
     'sunta hi nahi': -2, 'koi sunta nahi': -2, 'sunvai nahi': -2, 'samajh nahi': -1,
     'samajh nahi aa raha': -1, 'bekaar service': -2.5, 'pakau': -2, 'sirdard': -2, 'sar dard': -2,
+    // Annoyance without a sentiment word: exasperation at repeated calls and refusing to talk. The refusals
+    // carry their negator, so they stay negative instead of reading as a negated negative.
+    'roz roz': -1.5, 'baar baar': -1.5, 'bar bar': -1.5, 'kitni baar': -1.5, 'kitni bar': -1.5,
+    'baat nahi karni': -1.5, 'baat nahi karna': -1.5, 'baat nahin karni': -1.5,
   },
   // "na" is left out: in calls it is a tag particle ("accha hai na?", "bataiye na") far more often than a negator.
   negatorsBefore: ['nahi', 'nahin', 'nai', 'nhi'],

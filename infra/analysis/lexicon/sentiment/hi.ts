@@ -34,6 +34,9 @@ export const hindiSentiment: SentimentLexicon = {
     'भयानक': -3, 'कड़वा': -2, 'उपयोगी': 1.5, 'दर्द': -2, 'सिरदर्द': -2, 'झंझट': -1.5, 'लापरवाही': -2, 'अन्याय': -2.5,
     'सॉरी': -0.3, 'प्रॉब्लम': -1.5, 'बैड': -2, 'वर्स्ट': -3, 'इरिटेट': -2, 'डिस्टर्ब': -1.5,
     'फ़्रॉड': -3, 'रिजेक्ट': -1.5, 'फ़ेल': -1.5, 'वेस्ट': -2,
+    // Annoyance without a sentiment word: exasperation at repeated calls and refusing to talk. The refusals
+    // carry their negator, so they stay negative instead of reading as a negated negative.
+    'रोज़ रोज़': -1.5, 'बार बार': -1.5, 'कितनी बार': -1.5, 'बात नहीं करनी': -1.5, 'बात नहीं करना': -1.5,
   },
   // ना is left out: in calls it is a tag particle ("अच्छा है ना?", "बताइए ना") far more often than a negator.
   negatorsBefore: ['नहीं', 'नही'],

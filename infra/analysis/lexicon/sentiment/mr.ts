@@ -32,6 +32,10 @@ export const marathiSentiment: SentimentLexicon = {
     'ताण': -1.5, 'कटकट': -2, 'डोकेदुखी': -2, 'हैराण': -2, 'असमाधान*': -2, 'नापसंत': -1.5, 'दगा': -3,
     'तोटा': -1.5, 'बिघड*': -1.5, 'कडू': -2, 'उपयोग': 1, 'उपयोगी': 1.5, 'माफ': -0.3, 'सॉरी': -0.3, 'खेद': -0.3,
     'वेस्ट': -2, 'फ्रॉड': -3,
+    // Annoyance without a sentiment word: exasperation at repeated calls and refusing to talk. The refusals
+    // carry their negator, so they stay negative instead of reading as a negated negative.
+    'रोज रोज': -1.5, 'पुन्हा पुन्हा': -1.5, 'परत परत': -1.5, 'सारखे सारखे': -1.5, 'किती वेळा': -1.5,
+    'बोलायचं नाही': -1.5, 'बोलायचे नाही': -1.5, 'बोलायचं नाहीये': -1.5,
   },
   // न negates the participle after it ("कारण न देता"); the usual negators follow the word they negate.
   negatorsBefore: ['न'],

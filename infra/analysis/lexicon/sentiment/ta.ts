@@ -34,6 +34,10 @@ export const tamilSentiment: SentimentLexicon = {
     'லஞ்ச*': -2.5, 'முட்டாள*': -2.5, 'அநாகரிக*': -2.5, 'திமிர*': -2.5, 'சிரம*': -1.5, 'பிரச்னை*': -1.5,
     'பாதிப்பு*': -1.5, 'கெட்ட': -2, 'கெட்டு*': -1.5, 'மட்டமான': -2, 'உபயோகமில்லை': -2, 'வெட்கக்கேடு': -2.5,
     'பிரயோஜன*': 1,
+    // Annoyance without a sentiment word: exasperation at repeated calls and refusing to talk. The refusals
+    // carry their negator, so they stay negative instead of reading as a negated negative.
+    'தினம் தினம்': -1.5, 'திரும்ப திரும்ப': -1.5, 'எத்தனை தடவை': -1.5, 'எத்தனை முறை': -1.5,
+    'எத்தனை வாட்டி': -1.5, 'பேச விருப்பம் இல்லை': -1.5, 'பேச விருப்பமில்லை': -1.5, 'பேச மாட்டேன்': -1.5,
   },
   negatorsBefore: [],
   negatorWordsBefore: 0,

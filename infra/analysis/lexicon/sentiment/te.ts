@@ -32,6 +32,10 @@ export const teluguSentiment: SentimentLexicon = {
     'అసహన*': -2,
     'నచ్చాయి': 1.5, 'నచ్చుతాయి': 1.5,
     'ఉపయోగ*': 1,
+    // Annoyance without a sentiment word: exasperation at repeated calls and refusing to talk. The refusals
+    // carry their negator, so they stay negative instead of reading as a negated negative.
+    'మళ్ళీ మళ్ళీ': -1.5, 'పదే పదే': -1.5, 'ఎన్ని సార్లు': -1.5, 'ఎన్నిసార్లు': -1.5,
+    'మాట్లాడను': -1.5, 'మాట్లాడాలని లేదు': -1.5,
   },
   negatorsBefore: [],
   negatorWordsBefore: 0,

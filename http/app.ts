@@ -18,6 +18,9 @@ import { apiReferenceRoutes } from './openapi.ts';
 import { apiKeyRoutes } from './routes/api-keys.ts';
 import { operationsRoutes } from './routes/operations.ts';
 import { scriptRoutes } from './routes/scripts.ts';
+import { callTranscriptRoutes } from './routes/call-transcripts.ts';
+import { qaScorecardRoutes } from './routes/qa-scorecards.ts';
+import { transcriptionRoutes } from './routes/transcription.ts';
 import { campaignRoutes } from './routes/campaigns.ts';
 import { manualClockOf, sandboxClockRoutes } from './routes/sandbox-clock.ts';
 import { webhookRoutes } from './routes/webhooks.ts';
@@ -61,6 +64,9 @@ export function createHttpApp(runtime: Runtime, overrides: Partial<HttpDependenc
   app.route('/', operationsRoutes(runtime, metrics));
   app.route('/v1', apiKeyRoutes(runtime));
   app.route('/v1', scriptRoutes(runtime, dependencies));
+  app.route('/v1', transcriptionRoutes(runtime));
+  app.route('/v1', qaScorecardRoutes(runtime));
+  app.route('/v1', callTranscriptRoutes(runtime));
   app.route('/v1', campaignRoutes(runtime));
   // Only on a manual clock (CLOCK=manual); otherwise the path does not exist.
   const manualClock = runtime.config.CLOCK === 'manual' ? manualClockOf(runtime) : null;

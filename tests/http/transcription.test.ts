@@ -1,0 +1,183 @@
+// End to end over the real server: POST/GET /v1/transcription, the job shapes per status, validation details,
+// workspace isolation, and the worker wired into the server (transcript-input jobs, failing audio jobs).
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { client, createWorkspace, freePort, startServer, type ApiClient } from '../support/server.ts';
+
+const server = await startServer({ env: { ALLOW_PRIVATE_TARGETS: 'true', WORKER_CONCURRENCY: '2' } });
+const api: ApiClient = client(server, (await createWorkspace(server, 'Analysis')).key);
+const stranger: ApiClient = client(server, (await createWorkspace(server, 'Other')).key);
+const closedPort = await freePort();
+
+const TRANSCRIPT = [
+  { speaker: 'agent', text: 'Good morning, this is Asha from the bank. Your loan is due for renewal.', start_time: 0.4, end_time: 4.2 },
+  { speaker: 'customer', text: 'Yes, I want to renew my loan. The service has been very good.', start_time: 4.8, end_time: 8.1, confidence: 0.93 },
+  { speaker: 'agent', text: 'Thank you, our team will call you tomorrow.', start_time: 8.6, end_time: 11 },
+];
+const SCORECARD = {
+  name: 'Renewal QA',
+  pass_threshold: 70,
+  parameters: [
+    { name: 'greeting', max_score: 10, check: { type: 'agent_says', phrases: { en: ['good morning'] }, within_seconds: 15 } },
+    { name: 'no_threats', max_score: 30, check: { type: 'agent_avoids', phrases: { en: ['legal action', 'police'] } } },
+  ],
+};
+
+async function settled(jobId: string, as: ApiClient = api): Promise<Record<string, any>> {
+  const started = Date.now();
+  for (;;) {
+    const response = await as.get(`/v1/transcription/${jobId}`);
+    assert.is(response.status, 200, response.text);
+    if (response.body.status === 'completed' || response.body.status === 'failed') return response.body;
+    assert.not.ok('transcript' in response.body, 'no transcript before completion');
+    assert.is(response.body.completed_at, null);
+    if (Date.now() - started > 20_000) throw new Error(`job ${jobId} still ${response.body.status}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+async function invalid(body: unknown): Promise<Record<string, unknown>> {
+  const response = await api.post('/v1/transcription', body);
+  assert.is(response.status, 400, response.text);
+  assert.is(response.body.error.code, 'invalid_parameter');
+  return response.body.error.details;
+}
+
+test('a transcript job: 202 pending, then completed with exactly the requested features', async () => {
+  const submitted = await api.post('/v1/transcription', {
+    transcript: TRANSCRIPT,
+    language: 'en-IN',
+    features: ['summary', 'sentiment', 'intent'],
+    metadata: { crm_ticket: 'T-1', nested: { a: [1, 2] } },
+  });
+  assert.is(submitted.status, 202, submitted.text);
+  assert.equal(Object.keys(submitted.body).sort(), ['created_at', 'job_id', 'status']);
+  assert.match(submitted.body.job_id, /^job_/);
+  assert.is(submitted.body.status, 'pending');
+  const job = await settled(submitted.body.job_id);
+  assert.equal(Object.keys(job), [
+    'job_id', 'status', 'language', 'features', 'call_id', 'transcript', 'duration_seconds', 'summary', 'sentiment', 'intent', 'metadata', 'created_at', 'completed_at',
+  ]);
+  assert.is(job.status, 'completed');
+  assert.equal(job.features, ['transcription', 'summary', 'sentiment', 'intent']);
+  assert.equal(job.transcript, TRANSCRIPT);
+  assert.is(job.intent, 'loan_renewal_interest');
+  assert.type(job.summary, 'string');
+  assert.ok(job.sentiment.overall > 0 && 'customer' in job.sentiment.by_speaker);
+  assert.equal(job.metadata, { crm_ticket: 'T-1', nested: { a: [1, 2] } });
+  assert.is(job.created_at, submitted.body.created_at);
+  assert.type(job.completed_at, 'string');
+  assert.is(job.call_id, null);
+});
+
+test('default features: summary and intent are null, sentiment and qa_score absent; metadata null when not sent', async () => {
+  const submitted = await api.post('/v1/transcription', { transcript: TRANSCRIPT, language: 'en-IN' });
+  const job = await settled(submitted.body.job_id);
+  assert.equal(job.features, ['transcription']);
+  assert.is(job.summary, null);
+  assert.is(job.intent, null);
+  assert.not.ok('sentiment' in job);
+  assert.not.ok('qa_score' in job);
+  assert.is(job.metadata, null);
+});
+
+test('qa_scoring with a scorecard of the workspace gives qa_score as the spec shows it', async () => {
+  const scorecard = await api.post('/v1/qa/scorecards', SCORECARD);
+  assert.is(scorecard.status, 201, scorecard.text);
+  const submitted = await api.post('/v1/transcription', { transcript: TRANSCRIPT, language: 'en-IN', features: ['qa_scoring'], qa_scorecard_id: scorecard.body.id });
+  assert.is(submitted.status, 202, submitted.text);
+  const job = await settled(submitted.body.job_id);
+  assert.equal(job.qa_score, {
+    overall_score: 100,
+    parameter_scores: [
+      { parameter_name: 'greeting', score: 10, max_score: 10, passed: true },
+      { parameter_name: 'no_threats', score: 30, max_score: 30, passed: true },
+    ],
+    passed: true,
+    pass_threshold: 70,
+  });
+  // Another workspace's scorecard does not exist for this one.
+  const foreign = await stranger.post('/v1/transcription', { transcript: TRANSCRIPT, language: 'en-IN', features: ['qa_scoring'], qa_scorecard_id: scorecard.body.id });
+  assert.is(foreign.status, 404);
+  assert.equal(foreign.body.error.details, { resource_type: 'qa_scorecard', id: scorecard.body.id });
+});
+
+test('audio jobs that fail: HTTP 404 and a closed port are audio_unreachable; Hindi without a recogniser is language_not_supported', async () => {
+  const unreachable = await api.post('/v1/transcription', { audio_url: `http://127.0.0.1:${closedPort}/call.wav`, language: 'en-IN', metadata: { n: 1 } });
+  assert.is(unreachable.status, 202);
+  const hindi = await api.post('/v1/transcription', { audio_url: `http://127.0.0.1:${closedPort}/hindi.mp3`, language: 'hi-IN', features: ['summary', 'sentiment'] });
+  const failed = await settled(unreachable.body.job_id);
+  assert.is(failed.status, 'failed');
+  assert.is(failed.error.code, 'audio_unreachable');
+  assert.match(failed.error.message, /connection refused/);
+  assert.type(failed.completed_at, 'string');
+  assert.not.ok('transcript' in failed);
+  assert.equal(failed.metadata, { n: 1 });
+  const notSupported = await settled(hindi.body.job_id);
+  assert.is(notSupported.error.code, 'language_not_supported');
+  assert.match(notSupported.error.message, /SPEECH_API_URL/);
+  assert.is(notSupported.summary, null);
+  assert.is(notSupported.sentiment, null);
+});
+
+test('validation: each refusal names its field, what was sent and what is expected', async () => {
+  assert.equal(await invalid({ language: 'en-IN' }), {
+    field: 'audio_url',
+    provided: null,
+    expected: 'an http or https URL of the recording, or a transcript array (exactly one of the two)',
+  });
+  assert.equal((await invalid({ audio_url: 'https://example.com/a.wav', transcript: TRANSCRIPT, language: 'en-IN' })).field, 'transcript');
+  assert.equal(await invalid({ audio_url: 'ftp://example.com/a.wav', language: 'en-IN' }), { field: 'audio_url', provided: 'ftp://example.com/a.wav', expected: 'an http or https URL of the recording' });
+  assert.equal(await invalid({ audio_url: 'https://example.com/a.wav', language: 'english' }), { field: 'language', provided: 'english', expected: 'BCP-47 language code <language>-<REGION>, e.g. hi-IN' });
+  assert.equal((await invalid({ audio_url: 'https://example.com/a.wav', language: 'fr-FR' })).expected, 'one of hi-IN, ta-IN, en-IN, te-IN, mr-IN, en-US, en-GB');
+  assert.equal((await invalid({ audio_url: 'https://example.com/a.wav', language: 'en-IN', speakers: 0 })).field, 'speakers');
+  assert.equal((await invalid({ audio_url: 'https://example.com/a.wav', language: 'en-IN', speakers: 11 })).provided, 11);
+  assert.equal((await invalid({ audio_url: 'https://example.com/a.wav', language: 'en-IN', speakers: 2.5 })).field, 'speakers');
+  const feature = await invalid({ audio_url: 'https://example.com/a.wav', language: 'en-IN', features: ['transcription', 'emotion'] });
+  assert.equal([feature.field, feature.provided], ['features[1]', 'emotion']);
+  assert.equal(await invalid({ audio_url: 'https://example.com/a.wav', language: 'en-IN', features: ['qa_scoring'] }), {
+    field: 'qa_scorecard_id',
+    provided: null,
+    expected: 'the id of a QA scorecard of this workspace (required with the qa_scoring feature)',
+  });
+  const segment = await invalid({ transcript: [{ speaker: 'agent', text: 'hi', start_time: 3, end_time: 2 }], language: 'en-IN' });
+  assert.equal([segment.field, segment.provided], ['transcript[0].end_time', 2]);
+  assert.equal((await invalid({ transcript: [{ speaker: 'agent', text: 'hi', txt: 'hi', start_time: 0, end_time: 1 }], language: 'en-IN' })).field, 'transcript[0].txt');
+  assert.equal((await invalid({ audio_ulr: 'https://example.com/a.wav', language: 'en-IN' })).field, 'audio_ulr');
+  assert.equal((await invalid({ audio_url: 'https://example.com/a.wav', language: 'en-IN', metadata: 'crm' })).field, 'metadata');
+  const unknown = await api.post('/v1/transcription', { audio_url: 'https://example.com/a.wav', language: 'en-IN', features: ['qa_scoring'], qa_scorecard_id: 'qsc_nope' });
+  assert.is(unknown.status, 404);
+  assert.equal(unknown.body.error, { code: 'resource_not_found', message: 'No qa_scorecard with id qsc_nope.', details: { resource_type: 'qa_scorecard', id: 'qsc_nope' } });
+});
+
+test('another workspace\'s job and an unknown job are resource_not_found; the list shows only the workspace\'s jobs', async () => {
+  const submitted = await api.post('/v1/transcription', { transcript: TRANSCRIPT, language: 'en-IN' });
+  await settled(submitted.body.job_id);
+  const foreign = await stranger.get(`/v1/transcription/${submitted.body.job_id}`);
+  assert.is(foreign.status, 404);
+  assert.equal(foreign.body.error.details, { resource_type: 'transcription_job', id: submitted.body.job_id });
+  assert.is((await api.get('/v1/transcription/job_unknown')).status, 404);
+  const page = await api.get('/v1/transcription?limit=2');
+  assert.is(page.status, 200);
+  assert.is(page.body.data.length, 2);
+  assert.ok(page.body.total >= 6, `total ${page.body.total}`);
+  assert.is(page.body.data[0].job_id, submitted.body.job_id, 'newest first');
+  assert.not.ok('transcript' in page.body.data[0]);
+  const failed = await api.get('/v1/transcription?status=failed');
+  assert.is(failed.body.total, 2);
+  assert.ok(failed.body.data.every((job: { status: string }) => job.status === 'failed'));
+  assert.is((await stranger.get('/v1/transcription')).body.total, 0);
+  assert.is((await api.get('/v1/transcription?status=done')).status, 400);
+});
+
+test('a job submitted just before a restart completes after it', async () => {
+  const submitted = await api.post('/v1/transcription', { transcript: TRANSCRIPT, language: 'en-IN', features: ['intent'] });
+  await server.restart();
+  const job = await settled(submitted.body.job_id);
+  assert.is(job.status, 'completed');
+  assert.is(job.intent, 'loan_renewal_interest');
+});
+
+test.after(async () => server.stop());
+
+test.run();

@@ -5,6 +5,7 @@ import { campaignDecider, campaignStream } from '../../../domain/campaign.ts';
 import { suppressionStream } from '../../../domain/suppression.ts';
 import { timerStream } from '../../../domain/timer.ts';
 import { eventually } from '../../support/runtime.ts';
+import { scripts } from './fixtures.ts';
 import {
   advance,
   calls,
@@ -33,14 +34,16 @@ async function maxOverlap(runtime: Runtime): Promise<number> {
 }
 
 const answering = ['03', '04', '05', '06', '09', '13', '14', '15', '16', '23', '24', '25'];
+/** Recorded calls speak Hindi: espeak-ng synthesises it in milliseconds (English uses the slower Festival voice). */
+const recorded = { recording_enabled: true, language: 'hi-IN' };
 
 test('the workspace concurrency limit bounds the calls on the line (recorded calls overlap), each recording a stereo WAV stored with the end', async () => {
   const { runtime, remove } = dialingRuntime();
   await runtime.start();
   const workspaceId = await createWorkspace(runtime, 3);
-  const campaignId = await createCampaign(runtime, workspaceId, await createScript(runtime, workspaceId), {
+  const campaignId = await createCampaign(runtime, workspaceId, await createScript(runtime, workspaceId, scripts.hi), {
     contacts: answering.map((ending) => contact(ending)),
-    recording_enabled: true,
+    ...recorded,
   });
   await campaignAction(runtime, workspaceId, campaignId, 'StartCampaign');
   const done = await settled(runtime, campaignId, isCompleted, 60_000);
@@ -66,9 +69,9 @@ test('pause lets the calls on the line finish and places no new one; resume cont
   const { runtime, remove } = dialingRuntime();
   await runtime.start();
   const workspaceId = await createWorkspace(runtime, 2);
-  const campaignId = await createCampaign(runtime, workspaceId, await createScript(runtime, workspaceId), {
+  const campaignId = await createCampaign(runtime, workspaceId, await createScript(runtime, workspaceId, scripts.hi), {
     contacts: answering.map((ending) => contact(ending)),
-    recording_enabled: true,
+    ...recorded,
   });
   await campaignAction(runtime, workspaceId, campaignId, 'StartCampaign');
   await eventually(async () => (await campaignState(runtime, campaignId)).statusCounts.dialing > 0, 10_000, 'a call on the line');
@@ -92,9 +95,9 @@ test('stop: the call on the line finishes, no pending contact is dialed; a remov
   const { runtime, remove } = dialingRuntime();
   await runtime.start();
   const workspaceId = await createWorkspace(runtime, 1);
-  const campaignId = await createCampaign(runtime, workspaceId, await createScript(runtime, workspaceId), {
+  const campaignId = await createCampaign(runtime, workspaceId, await createScript(runtime, workspaceId, scripts.hi), {
     contacts: answering.map((ending) => contact(ending)),
-    recording_enabled: true,
+    ...recorded,
   });
   const removal = await runtime.commands.handle(
     campaignDecider,

@@ -105,7 +105,7 @@ test('stop: the call on the line finishes, no pending contact is dialed; a remov
     { type: 'RemoveContacts', data: { phones: [phone('04')], at: runtime.clock.now().toISOString() } },
     { workspaceId, actor: 'test', now: runtime.clock.now() },
   );
-  assert.is(removal.events[0]!.data.removed, 1);
+  assert.is((removal.events[0]!.data as { removed: number }).removed, 1);
   await campaignAction(runtime, workspaceId, campaignId, 'StartCampaign');
   await eventually(async () => (await campaignState(runtime, campaignId)).calls_made >= 2, 20_000, 'two calls');
   await campaignAction(runtime, workspaceId, campaignId, 'StopCampaign');

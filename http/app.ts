@@ -16,13 +16,16 @@ import { requestContext } from './middleware/request-context.ts';
 import { RouteResolver } from './middleware/resolve-route.ts';
 import { apiReferenceRoutes } from './openapi.ts';
 import { apiKeyRoutes } from './routes/api-keys.ts';
+import { callRoutes } from './routes/calls.ts';
 import { operationsRoutes } from './routes/operations.ts';
+import { recordingRoutes } from './routes/recordings.ts';
 import { scriptRoutes } from './routes/scripts.ts';
 import { callTranscriptRoutes } from './routes/call-transcripts.ts';
 import { qaScorecardRoutes } from './routes/qa-scorecards.ts';
 import { transcriptionRoutes } from './routes/transcription.ts';
 import { campaignRoutes } from './routes/campaigns.ts';
 import { manualClockOf, sandboxClockRoutes } from './routes/sandbox-clock.ts';
+import { suppressionRoutes } from './routes/suppressions.ts';
 import { webhookRoutes } from './routes/webhooks.ts';
 
 export type HttpApp = OpenAPIHono<AppEnv>;
@@ -68,6 +71,9 @@ export function createHttpApp(runtime: Runtime, overrides: Partial<HttpDependenc
   app.route('/v1', qaScorecardRoutes(runtime));
   app.route('/v1', callTranscriptRoutes(runtime));
   app.route('/v1', campaignRoutes(runtime));
+  app.route('/v1', callRoutes(runtime));
+  app.route('/v1', suppressionRoutes(runtime));
+  app.route('/v1', recordingRoutes(runtime));
   // Only on a manual clock (CLOCK=manual); otherwise the path does not exist.
   const manualClock = runtime.config.CLOCK === 'manual' ? manualClockOf(runtime) : null;
   if (manualClock) app.route('/v1', sandboxClockRoutes(manualClock));

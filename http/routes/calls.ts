@@ -1,0 +1,171 @@
+import type { z } from '@hono/zod-openapi';
+import type { Runtime } from '../../composition.ts';
+import { callDecider, callStream, type PlaceCall } from '../../domain/call.ts';
+import { validateLanguage } from '../../domain/campaign.ts';
+import { DomainError } from '../../domain/shared/errors.ts';
+import { E164_DESCRIPTION, isE164 } from '../../domain/shared/phone.ts';
+import { isSuppressed, suppressionDecider, suppressionStream } from '../../domain/suppression.ts';
+import { newId } from '../../infra/ids.ts';
+import { findCall, listCalls, type CallRecord } from '../../projections/calls.ts';
+import { findScriptVersion } from '../../projections/scripts.ts';
+import { principalOf } from '../context.ts';
+import { createRouter, defineRoute } from '../define-route.ts';
+import { invalidParameter, resourceNotFound } from '../errors.ts';
+import { listBody } from '../list.ts';
+import { awaitReadModels } from '../read-your-writes.ts';
+import { recordingUrlFor } from '../recording-url.ts';
+import { CallListQuery, CallListSchema, CallSchema, MAX_METADATA_KEYS, PlaceCallBody, PlacedCallSchema } from '../schemas/call.ts';
+import { idParams } from '../schemas/common.ts';
+import { checkTimeRange } from '../schemas/time-range.ts';
+
+const TAG = 'Calls';
+const CALL_ID_EXAMPLE = 'cal_01jd8k3m9q2x7c4v5b6n8p0r2t';
+
+const listCallsRoute = defineRoute({
+  method: 'get',
+  path: '/calls',
+  tags: [TAG],
+  summary: 'List calls',
+  description: 'Newest first (by started_at). `from` / `to` bound `started_at`, both inclusive. Items carry the spec\'s list fields.',
+  request: { query: CallListQuery },
+  responses: { 200: { description: 'A page of calls.', content: { 'application/json': { schema: CallListSchema } } } },
+});
+
+const getCall = defineRoute({
+  method: 'get',
+  path: '/calls/{id}',
+  tags: [TAG],
+  summary: 'Get a call',
+  description: '`recording_url` is signed afresh on every read and works for one hour.',
+  request: { params: idParams(CALL_ID_EXAMPLE) },
+  responses: { 200: { description: 'The call.', content: { 'application/json': { schema: CallSchema } } } },
+});
+
+const placeCall = defineRoute({
+  method: 'post',
+  path: '/calls',
+  tags: [TAG],
+  summary: 'Place a single call now, outside any campaign',
+  description:
+    'Answers at once with status `in_progress`; poll GET /v1/calls/{id} or wait for `call.completed`. The script ' +
+    'must have `single_call_enabled` (else 400 on `script_id`); a number on the workspace\'s do-not-call list is ' +
+    '409 `number_suppressed`.',
+  request: { body: { content: { 'application/json': { schema: PlaceCallBody } }, required: true } },
+  responses: { 201: { description: 'The call, in progress.', content: { 'application/json': { schema: PlacedCallSchema } } } },
+});
+
+type CallDocument = z.infer<typeof CallSchema>;
+
+export function callDocument(runtime: Pick<Runtime, 'config' | 'clock' | 'urlSigner'>, call: CallRecord): CallDocument {
+  return {
+    id: call.id,
+    campaign_id: call.campaign_id,
+    contact: call.contact,
+    status: call.status,
+    disposition: call.disposition,
+    duration_seconds: call.duration_seconds,
+    language: call.language,
+    started_at: call.started_at,
+    ended_at: call.ended_at,
+    transcript_job_id: call.transcript_job_id,
+    recording_url: recordingUrlFor(runtime, call.id, call.recording_blob_key),
+    script_id: call.script_id,
+    script_version: call.script_version,
+    attempt: call.attempt,
+    answered_at: call.answered_at,
+    escalation: call.escalation,
+    failure_reason: call.failure_reason,
+  };
+}
+
+/** What POST /v1/calls answers: the call as placed (all fields but duration_seconds). */
+function placedDocument(placed: PlaceCall['data']): z.infer<typeof PlacedCallSchema> {
+  return {
+    id: placed.call_id,
+    campaign_id: null,
+    contact: placed.contact,
+    status: 'in_progress',
+    disposition: null,
+    language: placed.language,
+    started_at: placed.started_at,
+    ended_at: null,
+    transcript_job_id: null,
+    recording_url: null,
+    script_id: placed.script_id,
+    script_version: placed.script_version,
+    attempt: null,
+    answered_at: null,
+    escalation: null,
+    failure_reason: null,
+  };
+}
+
+export function callRoutes(runtime: Runtime) {
+  const router = createRouter();
+
+  router.openapi(listCallsRoute, (c) => {
+    const { workspaceId } = principalOf(c);
+    const query = c.req.valid('query');
+    checkTimeRange(query, { to: c.req.query('to') });
+    if (query.language !== undefined) validateLanguage(query.language);
+    const { data, total } = listCalls(runtime.readDb, workspaceId, query, query.limit, query.offset);
+    return c.json(listBody(data, total, query), 200);
+  });
+
+  router.openapi(getCall, (c) => {
+    const { workspaceId } = principalOf(c);
+    const { id } = c.req.valid('param');
+    const call = findCall(runtime.readDb, workspaceId, id);
+    if (!call) throw resourceNotFound('call', id);
+    return c.json(callDocument(runtime, call), 200);
+  });
+
+  router.openapi(placeCall, async (c) => {
+    const { workspaceId, keyId } = principalOf(c);
+    const body = c.req.valid('json');
+    if (!isE164(body.phone)) throw invalidParameter('phone', body.phone, E164_DESCRIPTION);
+    if (body.name.trim().length === 0) throw invalidParameter('name', body.name, 'a non-empty string');
+    const language = validateLanguage(body.language);
+    const metadata = body.metadata ?? {};
+    if (Object.keys(metadata).length > MAX_METADATA_KEYS) throw invalidParameter('metadata', metadata, `an object of at most ${MAX_METADATA_KEYS} keys`);
+
+    const script = findScriptVersion(runtime.readDb, workspaceId, body.script_id);
+    if (!script || script.deleted) throw resourceNotFound('script', body.script_id);
+    // The spec lists "configured for single-call use" among the body's rules: a 400 on the field, like the others.
+    if (!script.definition.single_call_enabled) {
+      throw invalidParameter('script_id', body.script_id, 'a script with single_call_enabled: true', `Script ${body.script_id} is not enabled for single calls.`);
+    }
+    for (const variable of script.variables) {
+      if (variable === 'name' || variable === 'phone') continue;
+      if (metadata[variable] === undefined || metadata[variable] === null) {
+        throw invalidParameter(`metadata.${variable}`, null, `a value for {${variable}}, which script ${script.script_id} uses`);
+      }
+    }
+    // The aggregate, not the read model: a number suppressed a moment ago (a call that just ended with dnd) counts.
+    const { state: suppressions } = await runtime.commands.load(suppressionDecider, suppressionStream(workspaceId));
+    if (isSuppressed(suppressions, body.phone)) {
+      throw new DomainError('number_suppressed', `${body.phone} is on the workspace's do-not-call list.`, { phone: body.phone });
+    }
+
+    const now = runtime.clock.now();
+    const placed: PlaceCall['data'] = {
+      call_id: newId('cal', now),
+      workspace_id: workspaceId,
+      campaign_id: null,
+      contact_index: null,
+      attempt: null,
+      contact: { phone: body.phone, name: body.name },
+      language,
+      script_id: script.script_id,
+      script_version: script.version,
+      variables: metadata,
+      recording_enabled: body.recording_enabled ?? true,
+      started_at: now.toISOString(),
+    };
+    const result = await runtime.commands.handle(callDecider, callStream(placed.call_id), { type: 'PlaceCall', data: placed }, { workspaceId, actor: keyId, now });
+    await awaitReadModels(runtime, result.position);
+    return c.json(placedDocument(placed), 201);
+  });
+
+  return router;
+}

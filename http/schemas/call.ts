@@ -1,0 +1,88 @@
+import { z } from '@hono/zod-openapi';
+import { DISPOSITIONS } from '../../domain/shared/disposition.ts';
+import { Timestamp, listEnvelope, PaginationQuery } from './common.ts';
+import { TimeRangeQuery } from './time-range.ts';
+
+/** Calls: the single-call body, the full call, the list item (exactly the spec's list fields) and the list query. */
+
+const ContactSchema = z
+  .object({ phone: z.string().openapi({ example: '+919876543210' }), name: z.string().openapi({ example: 'Asha' }) })
+  .openapi('CallContact');
+
+const Disposition = z.enum(DISPOSITIONS);
+const CallStatus = z.enum(['in_progress', 'completed', 'failed']);
+
+/** A metadata value becomes text in the agent's sentence: scalars only. */
+const MetadataValue = z.union([z.string().max(1_000), z.number(), z.boolean(), z.null()]);
+export const MAX_METADATA_KEYS = 50;
+
+export const PlaceCallBody = z
+  .strictObject({
+    phone: z.string().openapi({ description: 'E.164.', example: '+919876543210' }),
+    name: z.string().openapi({ description: 'Used for personalisation ({name}).', example: 'Asha' }),
+    script_id: z.string().openapi({ description: 'A script of the workspace with `single_call_enabled: true`.', example: 'scr_01jd8k3m9q2x7c4v5b6n8p0r2t' }),
+    language: z.string().openapi({ description: 'BCP-47, one of hi-IN, ta-IN, en-IN, te-IN, mr-IN, en-US, en-GB.', example: 'hi-IN' }),
+    metadata: z
+      .record(z.string(), MetadataValue)
+      .optional()
+      .openapi({
+        description: `Custom variables for the script (\`{key}\`), at most ${MAX_METADATA_KEYS} keys with string, number, boolean or null values. Every variable the script uses must be here.`,
+        example: { amount: 50000, lender: 'Sahay Finance' },
+      }),
+    recording_enabled: z.boolean().optional().openapi({ description: 'Record the call if answered (default true).' }),
+  })
+  .openapi('PlaceCall');
+
+const EscalationSchema = z
+  .object({
+    escalation_reason: z.enum(['customer_requested_agent']),
+    escalated_at: Timestamp,
+    summary: z.string().openapi({ description: 'One line on the conversation before the customer asked for a person.' }),
+  })
+  .openapi('CallEscalation');
+
+export const CallSchema = z
+  .object({
+    id: z.string().openapi({ example: 'cal_01jd8k3m9q2x7c4v5b6n8p0r2t' }),
+    campaign_id: z.string().nullable().openapi({ description: 'Null for calls created by POST /v1/calls.' }),
+    contact: ContactSchema,
+    status: CallStatus,
+    disposition: Disposition.nullable().openapi({ description: 'Null while in_progress. A failed call has not_reachable.' }),
+    duration_seconds: z.int().openapi({ description: 'From answer to end, whole seconds; 0 when not connected.' }),
+    language: z.string(),
+    started_at: Timestamp.openapi({ description: 'When the dial attempt began.' }),
+    ended_at: Timestamp.nullable(),
+    transcript_job_id: z.string().nullable().openapi({ description: 'The transcript job of an answered call; null otherwise.' }),
+    recording_url: z.string().nullable().openapi({ description: 'Signed URL of the WAV (agent left, customer right), valid 1 hour from this response; null when recording was off or the call was not connected.' }),
+    script_id: z.string(),
+    script_version: z.int(),
+    attempt: z.int().nullable().openapi({ description: 'Attempt number of the campaign contact (1 = first); null for a single call.' }),
+    answered_at: Timestamp.nullable(),
+    escalation: EscalationSchema.nullable().openapi({ description: 'Set when the customer asked for a human agent (disposition escalated).' }),
+    failure_reason: z.enum(['invalid_number', 'carrier_error', 'interrupted']).nullable().openapi({ description: 'Why a failed call failed; null unless status is failed.' }),
+  })
+  .openapi('Call');
+
+/** The spec: "The single-call creation response shows all fields except duration_seconds". */
+export const PlacedCallSchema = CallSchema.omit({ duration_seconds: true }).openapi('PlacedCall');
+
+export const CallListItemSchema = CallSchema.pick({
+  id: true,
+  campaign_id: true,
+  contact: true,
+  status: true,
+  disposition: true,
+  duration_seconds: true,
+  language: true,
+  started_at: true,
+  ended_at: true,
+}).openapi('CallListItem');
+
+export const CallListSchema = listEnvelope(CallListItemSchema, 'CallList');
+
+export const CallListQuery = PaginationQuery.extend({
+  campaign_id: z.string().min(1).max(100).optional().openapi({ description: 'Only calls of this campaign.' }),
+  disposition: Disposition.optional(),
+  language: z.string().optional().openapi({ description: 'BCP-47, e.g. hi-IN.' }),
+  ...TimeRangeQuery,
+});

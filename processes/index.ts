@@ -1,4 +1,5 @@
 import type { Runtime } from '../composition.ts';
+import { recordingUrlFor } from '../http/recording-url.ts';
 import { createDialingProcesses } from './calling/dialing.ts';
 import { createCallTranscription } from './analysis/call-transcription.ts';
 import { createTranscriptionWorker } from './analysis/transcription-worker.ts';
@@ -7,5 +8,5 @@ import { webhookProcessManagers } from './webhooks/index.ts';
 
 /** Every process manager the server runs, built once the runtime exists. */
 export function createProcessManagers(runtime: Runtime): ProcessManager[] {
-  return [createTranscriptionWorker(runtime), createCallTranscription(runtime), ...createDialingProcesses(runtime), ...webhookProcessManagers(runtime, () => null)];
+  return [createTranscriptionWorker(runtime), createCallTranscription(runtime), ...createDialingProcesses(runtime), ...webhookProcessManagers(runtime, recordingUrlFor)];
 }

@@ -14,6 +14,11 @@ export function createLogger(level: string = process.env.LOG_LEVEL ?? 'info'): L
         'req.headers.authorization',
         '*.secret',
         'secret',
+        // Webhook secrets inside event data or commands (`data.secret`, `command.data.secret`) and signatures.
+        '*.*.secret',
+        '*.*.*.secret',
+        'headers["x-service-signature"]',
+        '*.headers["x-service-signature"]',
         'key',
         '*.key',
         'api_key',

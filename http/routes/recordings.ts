@@ -71,8 +71,9 @@ export function recordingRoutes(runtime: Runtime) {
     const span = range ?? { start: 0, end: size - 1 };
     headers['Content-Length'] = String(span.end - span.start + 1);
     if (range) headers['Content-Range'] = `bytes ${span.start}-${span.end}/${size}`;
-    // An empty file has no byte to read (a stream of 0-(-1) would fail): answer an empty body.
-    const content = size === 0 ? '' : (Readable.toWeb(runtime.blobs.read(blobKey, span)) as ReadableStream<Uint8Array>);
+    // No file is opened for HEAD (Hono drops a GET handler's body for HEAD without closing its stream) or for an
+    // empty file (a stream of bytes 0 to -1 would fail).
+    const content = size === 0 || c.req.method === 'HEAD' ? '' : (Readable.toWeb(runtime.blobs.read(blobKey, span)) as ReadableStream<Uint8Array>);
     return c.body(content, range ? 206 : 200, headers);
   });
 

@@ -84,6 +84,10 @@ recordings('GET /v1/calls/{id} signs a URL valid one hour; fetching it without a
   assert.is(response.headers.get('accept-ranges'), 'bytes');
   assert.is(response.headers.get('content-length'), String(wav.length));
   assert.equal(Buffer.from(await response.arrayBuffer()), wav);
+  const head = await harness.app.request(pathOf(url), { method: 'HEAD' });
+  assert.is(head.status, 200);
+  assert.is(head.headers.get('content-length'), String(wav.length));
+  assert.is((await head.arrayBuffer()).byteLength, 0);
 });
 
 recordings('Range: a single byte range is 206 with Content-Range; past the end is 416', async () => {

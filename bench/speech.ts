@@ -14,7 +14,7 @@ import { transcribeAudioFile, type Transcription } from '../infra/speech/transcr
 import { encodeWav } from '../infra/speech/wav.ts';
 import { wordErrorRate } from '../infra/speech/wer.ts';
 
-const SCRIPT: ScriptLine[] = [
+export const SCRIPT: ScriptLine[] = [
   { side: 'agent', text: 'Good morning, I am calling from the bank about your personal loan.' },
   { side: 'customer', text: 'Yes, I have a few minutes to talk.' },
   { side: 'agent', text: 'Your payment for this month is still due. Can you pay it this week?' },
@@ -118,7 +118,7 @@ function median(values: number[]): number {
   return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
-function describe(name: string, figures: RecordingFigures): string {
+export function describe(name: string, figures: RecordingFigures): string {
   return [
     `${name}: ${figures.audioSeconds.toFixed(1)} s of audio`,
     `  real-time factor (median of ${figures.wallSecondsPerRun.length}): ${figures.realTimeFactor.toFixed(3)}` +

@@ -1,6 +1,5 @@
-import type { Database } from 'better-sqlite3';
+import type { Database, Statement } from 'better-sqlite3';
 import { DEFAULT_DIALING_CONCURRENCY } from '../../domain/workspace.ts';
-import { findWorkspace } from '../../projections/workspaces.ts';
 
 /**
  * The calls each workspace has on the line, against its dialing concurrency (workspaces read model, set by the
@@ -12,11 +11,16 @@ export class DialingSlots {
   private readonly calls = new Map<string, Set<string>>();
   private readonly listeners: Array<(workspaceId: string) => void> = [];
 
+  private limitQuery: Statement<[string], { dialing_concurrency: number }> | null = null;
+
   constructor(private readonly readDb: Database) {}
 
   /** The workspace's limit now (the operator may change it while a campaign runs). */
   limit(workspaceId: string): number {
-    return findWorkspace(this.readDb, workspaceId)?.dialing_concurrency ?? DEFAULT_DIALING_CONCURRENCY;
+    // Prepared on first use (the workspaces table exists once the projections have migrated), then reused: this
+    // runs every time a call ends.
+    this.limitQuery ??= this.readDb.prepare('SELECT dialing_concurrency FROM workspaces WHERE workspace_id = ?');
+    return this.limitQuery.get(workspaceId)?.dialing_concurrency ?? DEFAULT_DIALING_CONCURRENCY;
   }
 
   inUse(workspaceId: string): number {

@@ -254,6 +254,9 @@ export class Dialer implements ProcessManager {
         if (this.stopped || slots.inUse(workspaceId) >= limit) return;
         const campaign = this.campaigns.get(campaignId);
         if (campaign && (await this.dialNext(campaign)) !== 'idle') progressed = true;
+        // The embedded store answers synchronously, so without this the dialing loop would run on microtasks
+        // alone and starve timers and HTTP requests for as long as a large campaign has contacts.
+        await new Promise((resolve) => setImmediate(resolve));
       }
       if (!progressed) return;
     }

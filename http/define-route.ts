@@ -1,9 +1,10 @@
 import { OpenAPIHono, createRoute, type RouteConfig } from '@hono/zod-openapi';
-import type { Context } from 'hono';
-import type { ZodError } from 'zod';
+import type { Context, Handler } from 'hono';
+import type { ZodError, ZodType } from 'zod';
 import type { ApiKeyScope } from '../domain/api-key.ts';
 import type { AppEnv } from './context.ts';
 import { invalidParameter, validationError } from './errors.ts';
+import { inputValidator } from './input-validator.ts';
 import { methodScope } from './middleware/resolve-route.ts';
 import { ErrorSchema } from './schemas/common.ts';
 
@@ -40,9 +41,28 @@ export function validationHook(result: { target: string; success: boolean; error
   throw validationError(result.target, result.error!, result.data);
 }
 
-/** A router for one resource (mounted with `app.route('/v1', ...)`); validation failures use our envelope. */
+/**
+ * A router for one resource (mounted with `app.route('/v1', ...)`); validation failures use our envelope.
+ * `router.openapi(route, handler)` registers the route in the OpenAPI document as usual; a route whose only inputs
+ * are its query string and path is validated by inputValidator (one synchronous step), any other by
+ * @hono/zod-openapi's own validators.
+ */
 export function createRouter(): OpenAPIHono<AppEnv> {
-  return new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
+  const router = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
+  const openapi = router.openapi;
+  router.openapi = ((route: RouteConfig & { hide?: boolean }, handler: Handler<AppEnv>, hook?: unknown) => {
+    const { hide, middleware, ...definition } = route;
+    const request = definition.request;
+    if (hook || middleware || request?.body || request?.headers || request?.cookies) return openapi(route as never, handler as never, hook as never);
+    if (!hide) router.openAPIRegistry.registerPath(definition);
+    const path = definition.path.replaceAll(/\{([^}]+)\}/g, ':$1');
+    const query = request?.query as ZodType | undefined;
+    const params = request?.params as ZodType | undefined;
+    if (query || params) router.on([definition.method], [path], inputValidator(query, params, validationHook), handler);
+    else router.on([definition.method], [path], handler);
+    return router;
+  }) as typeof router.openapi;
+  return router;
 }
 
 export interface RouteOptions {

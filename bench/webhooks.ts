@@ -1,7 +1,7 @@
 /**
  * Webhook delivery benchmark (`npm run bench:webhooks`): EVENTS domain events (default 10,000) fanned out to three
  * local HTTPS receivers, one of which fails every request slowly (503 after FAILING_DELAY_MS, default 2,000 ms),
- * then the same run without the failing receiver. Prints deliveries per second to the healthy receivers and the
+ * then the same run with the third receiver healthy. Prints deliveries per second to the healthy receivers and the
  * p50/p99 latency from each event's append to its delivery, for both runs: equal figures show that the failing
  * receiver did not slow the others. Targets: ≥ 500 deliveries/s, p99 ≤ 500 ms.
  *
@@ -97,9 +97,13 @@ function percentile(sorted: number[], fraction: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))] ?? NaN;
 }
 
-async function run(label: string, withFailing: boolean, certPath: string, receivers: { healthy: Receiver[]; failing: Receiver }): Promise<RunResult> {
-  for (const receiver of [...receivers.healthy, receivers.failing]) receiver.requests.length = 0;
-  const urls = [...receivers.healthy.map((receiver) => receiver.url), ...(withFailing ? [receivers.failing.url] : [])];
+/**
+ * One run: the two measured receivers plus a third one that fails (`withFailing`) or answers at once. The third
+ * receiver is there in both runs, so both do the same fan-out work and differ only in the failures.
+ */
+async function run(label: string, withFailing: boolean, certPath: string, receivers: { healthy: Receiver[]; failing: Receiver; control: Receiver }): Promise<RunResult> {
+  for (const receiver of [...receivers.healthy, receivers.failing, receivers.control]) receiver.requests.length = 0;
+  const urls = [...receivers.healthy.map((receiver) => receiver.url), withFailing ? receivers.failing.url : receivers.control.url];
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-webhooks-'));
   const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--service', JSON.stringify({ urls, events: EVENTS, rate: RATE })], {
     env: { ...process.env, DATA_DIR: dataDir, NODE_EXTRA_CA_CERTS: certPath, ALLOW_PRIVATE_TARGETS: 'true', LOG_LEVEL: 'warn', EVENTSTORE_SYNC: process.env.EVENTSTORE_SYNC ?? 'full' },
@@ -147,13 +151,14 @@ async function main(): Promise<void> {
   const certificate = makeCertificate();
   const healthy = [await startReceiver(certificate, SECRET), await startReceiver(certificate, SECRET)];
   const failing = await startReceiver(certificate, SECRET, () => ({ status: 503, delayMs: FAILING_DELAY_MS }));
+  const control = await startReceiver(certificate, SECRET);
   console.log(`webhooks: ${EVENTS} events, ${RATE > 0 ? `${RATE} events/s` : 'all at once'}, failing receiver answers 503 after ${FAILING_DELAY_MS} ms, EVENTSTORE_SYNC=${process.env.EVENTSTORE_SYNC ?? 'full'}`);
   const results: RunResult[] = [];
   try {
-    results.push(await run('2 healthy + 1 failing', true, certificate.certPath, { healthy, failing }));
-    results.push(await run('2 healthy only', false, certificate.certPath, { healthy, failing }));
+    results.push(await run('2 healthy + 1 failing', true, certificate.certPath, { healthy, failing, control }));
+    results.push(await run('3 healthy (2 measured)', false, certificate.certPath, { healthy, failing, control }));
   } finally {
-    await Promise.all([...healthy, failing].map((receiver) => receiver.close()));
+    await Promise.all([...healthy, failing, control].map((receiver) => receiver.close()));
     certificate.remove();
   }
   console.log('\n| run | healthy deliveries | deliveries/s (healthy) | p50 append→delivery | p99 | max | attempts at the failing receiver | repeated deliveries |');

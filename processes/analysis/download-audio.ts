@@ -80,7 +80,10 @@ export async function downloadAudio(url: string, path: string, options: Download
       armStall();
       const onAbort = () => fail(new Error('aborted'));
       options.signal?.addEventListener('abort', onAbort, { once: true });
+      // A disk error fails the download; after a failure, writes still queued may report the destroyed file.
+      file.on('error', (error) => fail(new JobFailure('processing_error', `the audio could not be stored: ${(error as NodeJS.ErrnoException).code ?? 'disk error'}`)));
       body.on('data', (chunk: Buffer) => {
+        if (settled) return;
         received += chunk.length;
         if (received > options.maxBytes) return fail(tooLarge(options.maxBytes));
         const tooLong = guard.feed(chunk, received);

@@ -27,6 +27,11 @@ export interface AppEnv {
     /** Null when nothing matches (the request ends in 404 or 405). */
     route: ResolvedRoute | null;
     principal: Principal | undefined;
+    /**
+     * The read models' version when the request passed the gate (ReadModelVersion.current()): a cache of read-model
+     * rows (ReadModelCache) keyed by it answers what a query would answer at that moment.
+     */
+    readModelGeneration: number;
     /** The parsed JSON body of a POST/PUT/PATCH (and DELETE with a body). */
     jsonBody: unknown;
   };

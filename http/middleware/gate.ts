@@ -32,9 +32,10 @@ export function requestGate({ routes, readModels, authenticator, rateLimiter, id
     refuseKeysInUrl(c.req.url);
     const route = routes.resolve(c);
     c.set('route', route);
+    // One look at the read models' version serves every cached lookup of this request (key, limit, route's own).
+    const generation = readModels.current();
+    c.set('readModelGeneration', generation);
     if (!route.public) {
-      // One look at the read models' version serves both cached lookups of this request.
-      const generation = readModels.current();
       const principal = authenticator.authenticate(c.req.header('authorization'), generation);
       c.set('principal', principal);
       rateLimiter.admit(c, principal.workspaceId, generation);

@@ -1,6 +1,7 @@
 import type { Runtime } from '../../composition.ts';
 import { scriptDecider, scriptStream, scriptVariables, type ScriptState } from '../../domain/script.ts';
 import { newId } from '../../infra/ids.ts';
+import { ReadModelCache } from '../../projections/read-model-version.ts';
 import { findScriptDocument, listScriptSummaries, scriptDocument, type ScriptDocument } from '../../projections/scripts.ts';
 import { principalOf } from '../context.ts';
 import { createRouter, defineRoute } from '../define-route.ts';
@@ -103,10 +104,16 @@ export function scriptRoutes(runtime: Runtime, dependencies: HttpDependencies) {
     return c.json(documentOf(result.state), 201);
   });
 
+  // Pages of the list, kept until anything is committed to the read models (scripts are read far more often
+  // than they change); a create, a new version or a delete empties it before its response is sent.
+  const pages = new ReadModelCache<string, { summaries: string[]; total: number }>(1_000);
+
   router.openapi(listScripts, (c) => {
     const { workspaceId } = principalOf(c);
     const page = c.req.valid('query');
-    const { summaries, total } = listScriptSummaries(runtime.readDb, workspaceId, page.limit, page.offset);
+    const { summaries, total } = pages.get(c.get('readModelGeneration'), `${workspaceId} ${page.limit} ${page.offset}`, () =>
+      listScriptSummaries(runtime.readDb, workspaceId, page.limit, page.offset),
+    );
     return prebuiltListJson<z.infer<typeof ScriptListSchema>>(c, summaries, total, page);
   });
 

@@ -78,6 +78,23 @@ scripts('list: summaries (no steps) in the list envelope, newest first', async (
   assert.ok(listed.body.data[0].created_at >= listed.body.data[1].created_at);
 });
 
+scripts('list pages are never stale: a create, a new version and a delete show on the very next list', async () => {
+  const own = client(server, (await createWorkspace(server, 'Fresh lists')).key);
+  const page = async () => (await own.get('/v1/scripts?limit=5')).body;
+  assert.is((await page()).total, 0, 'read once: the empty page is now held in memory');
+  const created = await own.post('/v1/scripts', { ...script(), name: 'First' });
+  let listed = await page();
+  assert.is(listed.total, 1);
+  assert.equal(listed.data.map((item: { name: string; version: number }) => [item.name, item.version]), [['First', 1]]);
+  await own.put(`/v1/scripts/${created.body.id}`, { ...script(), name: 'Renamed' });
+  listed = await page();
+  assert.equal(listed.data.map((item: { name: string; version: number }) => [item.name, item.version]), [['Renamed', 2]]);
+  await own.delete(`/v1/scripts/${created.body.id}`);
+  listed = await page();
+  assert.is(listed.total, 0);
+  assert.equal(listed.data, []);
+});
+
 scripts('validation: shape errors name the field path, the value and what was expected', async () => {
   const badKey = script();
   (badKey.steps[1]!.listen!.routes[0] as { dtmf: string }).dtmf = '12';

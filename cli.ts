@@ -163,7 +163,7 @@ async function run(runtime: Runtime, { words, flags }: Invocation): Promise<Outp
         type: event.type,
         time: event.metadata.occurred_at,
         id: event.id,
-        data: event.data,
+        data: withoutSecrets(event.data),
         metadata: event.metadata,
       }));
     }
@@ -241,3 +241,16 @@ async function main(): Promise<void> {
 }
 
 await main();
+
+/**
+ * Event data as an auditor may see it: a webhook's signing secret is stored in its event (the sender needs it), but
+ * it is a credential, so the CLI shows `[redacted]` (or null when none was set) in its place.
+ */
+function withoutSecrets(data: unknown): unknown {
+  if (Array.isArray(data)) return data.map(withoutSecrets);
+  if (data === null || typeof data !== 'object') return data;
+  return Object.fromEntries(
+    Object.entries(data as Record<string, unknown>).map(([name, value]) => [name, name === 'secret' && value !== null ? '[redacted]' : withoutSecrets(value)]),
+  );
+}
+

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 
 // `vcs_` + 40 lowercase base32 characters (200 random bits).
 const SECRET_PATTERN = /^vcs_[0-9a-z]{40}$/;
@@ -15,6 +15,7 @@ export function isWellFormedApiKeySecret(token: string): boolean {
   return SECRET_PATTERN.test(token);
 }
 
+/** SHA-256, hex. The one-shot `hash` (not `createHash`): it runs on every authenticated request, at half the cost. */
 export function hashApiKeySecret(secret: string): string {
-  return createHash('sha256').update(secret).digest('hex');
+  return hash('sha256', secret, 'hex');
 }

@@ -37,8 +37,8 @@ export interface TestServer {
   output(): string;
   /** SIGTERM and wait for the exit; `keepData` leaves DATA_DIR for a later start. */
   stop(options?: { keepData?: boolean }): Promise<void>;
-  /** Stop and start again on the same DATA_DIR (a new port). */
-  restart(): Promise<void>;
+  /** Stop and start again on the same DATA_DIR (a new port); `signal: 'SIGKILL'` simulates a crash. */
+  restart(options?: { signal?: 'SIGTERM' | 'SIGKILL' }): Promise<void>;
 }
 
 export interface ServerOptions {
@@ -83,10 +83,10 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
     await waitUntilHealthy(baseUrl, child, () => log);
   };
 
-  const terminate = async () => {
+  const terminate = async (signal: 'SIGTERM' | 'SIGKILL' = 'SIGTERM') => {
     if (child.exitCode !== null || child.signalCode !== null) return;
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-    child.kill('SIGTERM');
+    child.kill(signal);
     const killer = setTimeout(() => child.kill('SIGKILL'), 10_000);
     await exited;
     clearTimeout(killer);
@@ -103,8 +103,8 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
       await terminate();
       if (!keepData && !options.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
-    async restart() {
-      await terminate();
+    async restart({ signal = 'SIGTERM' } = {}) {
+      await terminate(signal);
       await launch();
     },
   };

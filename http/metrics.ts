@@ -1,33 +1,20 @@
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Runtime } from '../composition.ts';
 import { pendingTimerCount } from '../projections/timers.ts';
+import { RequestMetrics } from './request-metrics.ts';
 
 /**
  * Prometheus metrics of one app, in a registry of its own (not prom-client's global one), so several apps in one
  * process (tests, benchmarks) do not clash. Request metrics are labelled by route pattern, never by raw path, so
- * their number stays bounded; the background gauges are read when scraped.
+ * their number stays bounded (they are counted by RequestMetrics, without prom-client on the request path); the
+ * background gauges are read when scraped.
  */
 export class HttpMetrics {
   readonly registry = new Registry();
-  private readonly requests: Counter<'method' | 'route' | 'status'>;
-  private readonly duration: Histogram<'method' | 'route' | 'status'>;
-  private readonly series = new Map<string, { count: { inc(): void }; latency: { observe(value: number): void } }>();
+  private readonly requests = new RequestMetrics();
 
   constructor(runtime: Pick<Runtime, 'projections' | 'processes' | 'readDb'>) {
     collectDefaultMetrics({ register: this.registry });
-    this.requests = new Counter({
-      name: 'http_requests_total',
-      help: 'HTTP requests by method, route pattern and status.',
-      labelNames: ['method', 'route', 'status'],
-      registers: [this.registry],
-    });
-    this.duration = new Histogram({
-      name: 'http_request_duration_seconds',
-      help: 'HTTP request latency by method, route pattern and status.',
-      labelNames: ['method', 'route', 'status'],
-      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-      registers: [this.registry],
-    });
     new Gauge({
       name: 'projection_lag_events',
       help: 'Events in the store not yet applied by each projection.',
@@ -59,21 +46,11 @@ export class HttpMetrics {
   }
 
   observe(method: string, route: string, status: number, seconds: number): void {
-    // Label sets are few (route patterns × methods × statuses): keep their children instead of hashing labels
-    // on every request.
-    const key = `${method} ${route} ${status}`;
-    let series = this.series.get(key);
-    if (!series) {
-      const labels = { method, route, status: String(status) };
-      series = { count: this.requests.labels(labels), latency: this.duration.labels(labels) };
-      this.series.set(key, series);
-    }
-    series.count.inc();
-    series.latency.observe(seconds);
+    this.requests.observe(method, route, status, seconds);
   }
 
   async text(): Promise<string> {
-    return this.registry.metrics();
+    return `${await this.registry.metrics()}\n${this.requests.text()}`;
   }
 
   get contentType(): string {

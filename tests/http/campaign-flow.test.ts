@@ -206,7 +206,7 @@ flow('recording: a signed URL serves a stereo WAV without a key, expires after a
   assert.is(expiredBody.error.details.reason, 'expired');
 });
 
-flow('pause while calls are in progress, resume, stop: states, and nothing is dialed while paused or stopped', async () => {
+flow('pause while calls are in progress, remove contacts while paused, resume, stop: states, nothing dialed while paused or stopped', async () => {
   // Its own workspace with one call at a time, so the campaign is surely mid-way when paused.
   const slow = await createWorkspace(server, 'One line');
   const set = await cli(server.dataDir, ['workspaces', 'set-concurrency', slow.workspaceId, '1', '--json']);
@@ -226,6 +226,14 @@ flow('pause while calls are in progress, resume, stop: states, and nothing is di
   assert.ok(quietWhilePaused.campaign.calls_made < phones.length, 'paused mid-way');
   await assertNothingMoves(as, created.id, quietWhilePaused.campaign.calls_made);
 
+  // While paused: remove a contact already called, the next one in line, and a phone not in the campaign.
+  const nextInLine = phones[quietWhilePaused.campaign.calls_made + 1]!;
+  const removal = await as.delete(`/v1/campaigns/${created.id}/contacts`, {
+    body: { phones: [quietWhilePaused.calls[0].contact.phone, nextInLine, '+919999999999'] },
+  });
+  assert.is(removal.status, 200, removal.text);
+  assert.equal(removal.body, { removed: 1, not_found: 1, already_called: 1 });
+
   assert.is((await act(as, created.id, 'resume')).status, 'running');
   await waitFor('dialing again', () => campaign(as, created.id), (c) => c.calls_made >= quietWhilePaused.campaign.calls_made + 3);
   const stopped = await act(as, created.id, 'stop');
@@ -235,6 +243,8 @@ flow('pause while calls are in progress, resume, stop: states, and nothing is di
   assert.is(quietWhileStopped.campaign.status, 'stopped');
   assert.ok(quietWhileStopped.campaign.calls_made < phones.length, 'stopped mid-way');
   await assertNothingMoves(as, created.id, quietWhileStopped.campaign.calls_made);
+  assert.not.ok(quietWhileStopped.calls.some((call) => call.contact.phone === nextInLine), 'a removed contact is never dialed');
+  assert.is(new Set(quietWhileStopped.calls.map((call) => call.contact.phone)).size, quietWhileStopped.calls.length, 'nobody dialed twice');
 
   const resumeStopped = await as.patch(`/v1/campaigns/${created.id}`, { action: 'resume' });
   assert.is(resumeStopped.status, 409, resumeStopped.text);

@@ -5,13 +5,21 @@ import type { AppEnv } from './context.ts';
 /** define-route.ts's validationHook: throws the 400 of a failed check. */
 type ValidationHook = (result: { target: string; success: boolean; error?: ZodError; data?: unknown }, c: Context<AppEnv>) => void;
 
-/** The query string as @hono/zod-openapi's validator hands it to zod: one value a string, a repeated one an array. */
+/**
+ * The query string as @hono/zod-openapi's validator hands it to zod: one value a string, a repeated one an array,
+ * `+` a space, names without a value empty strings, an empty name ignored. Parsed with URLSearchParams, which
+ * costs a fifth of Hono's `c.req.queries()` (they differ only on malformed percent-encoding).
+ */
 function queryValues(c: Context<AppEnv>): Record<string, string | string[]> {
-  const values: Record<string, string | string[]> = {};
-  const all = c.req.queries();
-  for (const name in all) {
-    const list = all[name]!;
-    values[name] = list.length === 1 ? list[0]! : list;
+  // No prototype: a parameter named `__proto__` is a parameter like any other.
+  const values: Record<string, string | string[]> = Object.create(null);
+  const url = c.req.url;
+  const start = url.indexOf('?');
+  if (start === -1) return values;
+  for (const [name, value] of new URLSearchParams(url.slice(start + 1))) {
+    if (name === '') continue;
+    const previous = values[name];
+    values[name] = previous === undefined ? value : Array.isArray(previous) ? [...previous, value] : [previous, value];
   }
   return values;
 }

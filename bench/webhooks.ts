@@ -9,7 +9,7 @@
  * dispatcher), which trusts the receivers' self-signed certificate through NODE_EXTRA_CA_CERTS, as a deployment
  * would. Events are appended at RATE events/s (default 250, i.e. 500 deliveries/s to the two healthy receivers);
  * `RATE=0` appends them all at once and measures the throughput of a backlog instead.
- * Env: EVENTS, RATE, FAILING_DELAY_MS, EVENTSTORE_SYNC (default full, the service default).
+ * Env: EVENTS, RATE, FAILING_DELAY_MS, EVENTSTORE_SYNC (default full, the service default), PROFILE_DIR.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -93,6 +93,11 @@ interface RunResult {
   seconds: number;
 }
 
+/** `PROFILE_DIR=<dir>`: the service child writes a CPU profile there (`node --cpu-prof`). */
+function profileArgs(): string[] {
+  return process.env.PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.PROFILE_DIR}`] : [];
+}
+
 function percentile(sorted: number[], fraction: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))] ?? NaN;
 }
@@ -105,7 +110,7 @@ async function run(label: string, withFailing: boolean, certPath: string, receiv
   for (const receiver of [...receivers.healthy, receivers.failing, receivers.control]) receiver.requests.length = 0;
   const urls = [...receivers.healthy.map((receiver) => receiver.url), withFailing ? receivers.failing.url : receivers.control.url];
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-webhooks-'));
-  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--service', JSON.stringify({ urls, events: EVENTS, rate: RATE })], {
+  const child = spawn(process.execPath, [...profileArgs(), '--import', 'tsx', fileURLToPath(import.meta.url), '--service', JSON.stringify({ urls, events: EVENTS, rate: RATE })], {
     env: { ...process.env, DATA_DIR: dataDir, NODE_EXTRA_CA_CERTS: certPath, ALLOW_PRIVATE_TARGETS: 'true', LOG_LEVEL: 'warn', EVENTSTORE_SYNC: process.env.EVENTSTORE_SYNC ?? 'full' },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });

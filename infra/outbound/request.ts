@@ -110,6 +110,36 @@ export async function openOutbound(rawUrl: string, request: OutboundRequest): Pr
   }
 }
 
+/** Idle keep-alive connections are closed before a receiver's usual 5 s keep-alive timeout closes them under us. */
+const IDLE_SOCKET_MS = 4_000;
+const MAX_AGENTS = 256;
+const agents = new Map<string, http.Agent>();
+
+/**
+ * A keep-alive agent per vetted target (protocol, host, port and the address that was checked): a connection is
+ * only ever reused for the same host at the same vetted address, so reuse cannot bypass the address check, and
+ * repeated requests (webhook deliveries) skip a TCP and TLS handshake each. The least recently used agents beyond
+ * MAX_AGENTS are closed so that many distinct targets cannot hold sockets open.
+ */
+function agentFor(target: VettedTarget): http.Agent {
+  const key = `${target.url.protocol}//${target.url.host}|${target.address}`;
+  let agent = agents.get(key);
+  if (agent) {
+    agents.delete(key);
+  } else {
+    const options = { keepAlive: true, timeout: IDLE_SOCKET_MS, scheduling: 'lifo' as const };
+    // The process-wide TLS settings (a `ca` set on the global agent) apply to these connections too.
+    agent = target.url.protocol === 'https:' ? new https.Agent({ ...https.globalAgent.options, ...options }) : new http.Agent(options);
+  }
+  agents.set(key, agent);
+  if (agents.size > MAX_AGENTS) {
+    const [oldestKey, oldest] = agents.entries().next().value as [string, http.Agent];
+    agents.delete(oldestKey);
+    oldest.destroy();
+  }
+  return agent;
+}
+
 function sendOnce(target: VettedTarget, request: OutboundRequest & { method: 'GET' | 'POST' }): Promise<Omit<OutboundResponse, 'url'>> {
   return new Promise((resolve, reject) => {
     const client = target.url.protocol === 'https:' ? https : http;
@@ -118,6 +148,7 @@ function sendOnce(target: VettedTarget, request: OutboundRequest & { method: 'GE
       {
         method: request.method,
         headers: request.headers,
+        agent: agentFor(target),
         lookup: pinnedLookup(target),
         signal: request.signal,
         // Certificates are checked against the URL's host name, not the pinned address.

@@ -1,4 +1,4 @@
-import type { Database } from 'better-sqlite3';
+import type { Database, Statement } from 'better-sqlite3';
 import { Subject } from 'rxjs';
 import type { EventStore, RecordedEvent } from '../infra/eventstore/port.ts';
 import type { Logger } from '../infra/logger.ts';
@@ -38,6 +38,10 @@ export class ProjectionRunner {
   private appliedPosition = 0;
   private controller: AbortController | null = null;
   private loop: Promise<void> | null = null;
+  // Prepared once: every batch reads and writes checkpoints, and preparing a statement costs more than running it.
+  private readonly readCheckpoint: Statement<[string], { position: number }>;
+  private readonly writeCheckpoint: Statement<[number, string]>;
+  private readonly selectLowest: Statement<string[], { position: number | null }>;
 
   constructor(
     private readonly store: EventStore,
@@ -47,6 +51,11 @@ export class ProjectionRunner {
   ) {
     db.exec(`CREATE TABLE IF NOT EXISTS projection_checkpoints (
       name TEXT PRIMARY KEY, position INTEGER NOT NULL, version INTEGER NOT NULL)`);
+    this.readCheckpoint = db.prepare('SELECT position FROM projection_checkpoints WHERE name = ?');
+    this.writeCheckpoint = db.prepare('UPDATE projection_checkpoints SET position = ? WHERE name = ?');
+    this.selectLowest = db.prepare(
+      `SELECT min(position) AS position FROM projection_checkpoints WHERE name IN (${projections.map(() => '?').join(',')})`,
+    );
     for (const projection of projections) {
       const stored = this.checkpoint(projection.name);
       if (stored && stored.version !== projection.version) {
@@ -155,10 +164,7 @@ export class ProjectionRunner {
 
   private applyBatch(from: number, events: RecordedEvent[]): void {
     const last = events[events.length - 1]!.position;
-    const readCheckpoint = this.db.prepare<[string], { position: number }>(
-      'SELECT position FROM projection_checkpoints WHERE name = ?',
-    );
-    const writeCheckpoint = this.db.prepare('UPDATE projection_checkpoints SET position = ? WHERE name = ?');
+    const { readCheckpoint, writeCheckpoint } = this;
     this.db
       .transaction(() => {
         for (const entry of this.prepared) {
@@ -189,12 +195,7 @@ export class ProjectionRunner {
 
   private lowestCheckpoint(): number {
     if (this.projections.length === 0) return Number.MAX_SAFE_INTEGER;
-    const names = this.projections.map((projection) => projection.name);
-    const row = this.db
-      .prepare<string[], { position: number | null }>(
-        `SELECT min(position) AS position FROM projection_checkpoints WHERE name IN (${names.map(() => '?').join(',')})`,
-      )
-      .get(...names);
+    const row = this.selectLowest.get(...this.projections.map((projection) => projection.name));
     return row?.position ?? 0;
   }
 

@@ -4,7 +4,7 @@ import type { ZodError, ZodType } from 'zod';
 import type { ApiKeyScope } from '../domain/api-key.ts';
 import type { AppEnv } from './context.ts';
 import { invalidParameter, validationError } from './errors.ts';
-import { inputValidator } from './input-validator.ts';
+import { withValidatedInputs } from './input-validator.ts';
 import { methodScope } from './middleware/resolve-route.ts';
 import { ErrorSchema } from './schemas/common.ts';
 
@@ -44,7 +44,7 @@ export function validationHook(result: { target: string; success: boolean; error
 /**
  * A router for one resource (mounted with `app.route('/v1', ...)`); validation failures use our envelope.
  * `router.openapi(route, handler)` registers the route in the OpenAPI document as usual; a route whose only inputs
- * are its query string and path is validated by inputValidator (one synchronous step), any other by
+ * are its query string and path is validated by withValidatedInputs (one synchronous step), any other by
  * @hono/zod-openapi's own validators.
  */
 export function createRouter(): OpenAPIHono<AppEnv> {
@@ -58,8 +58,7 @@ export function createRouter(): OpenAPIHono<AppEnv> {
     const path = definition.path.replaceAll(/\{([^}]+)\}/g, ':$1');
     const query = request?.query as ZodType | undefined;
     const params = request?.params as ZodType | undefined;
-    if (query || params) router.on([definition.method], [path], inputValidator(query, params, validationHook), handler);
-    else router.on([definition.method], [path], handler);
+    router.on([definition.method], [path], query || params ? withValidatedInputs(query, params, validationHook, handler) : handler);
     return router;
   }) as typeof router.openapi;
   return router;

@@ -1,4 +1,4 @@
-import type { Context, MiddlewareHandler } from 'hono';
+import type { Context, Handler } from 'hono';
 import type { ZodError, ZodType } from 'zod';
 import type { AppEnv } from './context.ts';
 
@@ -32,15 +32,21 @@ function validate(c: Context<AppEnv>, target: 'query' | 'param', schema: ZodType
 }
 
 /**
- * Validates a route's query string and path parameters against its zod schemas in one synchronous step, with the
- * same values, order (query, then path) and hook as @hono/zod-openapi's validators, which take a middleware layer
- * and an asynchronous parse per target (measured: docs/api.md, Performance). Query and path schemas must
- * therefore be synchronous (no async refinements): zod refuses to run an async check in `safeParse`.
+ * The route's handler, preceded by the validation of its query string and path parameters against its zod schemas,
+ * with the same values, order (query, then path) and hook as @hono/zod-openapi's validators. Those take a
+ * middleware layer and an asynchronous parse per target; this is one synchronous step inside the handler's own
+ * layer (measured: docs/api.md, Performance). Query and path schemas must therefore be synchronous (no async
+ * refinements): zod refuses to run an async check in `safeParse`.
  */
-export function inputValidator(query: ZodType | undefined, params: ZodType | undefined, hook: ValidationHook): MiddlewareHandler<AppEnv> {
+export function withValidatedInputs(
+  query: ZodType | undefined,
+  params: ZodType | undefined,
+  hook: ValidationHook,
+  handler: Handler<AppEnv>,
+): Handler<AppEnv> {
   return (c, next) => {
     if (query) validate(c, 'query', query, queryValues(c), hook);
     if (params) validate(c, 'param', params, c.req.param(), hook);
-    return next();
+    return handler(c, next);
   };
 }

@@ -73,14 +73,16 @@ async function advance(seconds: number): Promise<string> {
 
 const final = (c: any) => Object.values(c.disposition_summary as Record<string, number>).reduce((sum, n) => sum + n, 0);
 
-/** Calls of the campaign still on the line (the campaign's calls_made counts reservations, the list placements). */
+/**
+ * Waits until every reserved attempt is placed and ended: `calls_made` counts reservations, the calls list
+ * placements, so the two agree and no listed call is in progress.
+ */
 async function waitUntilQuiet(as: ApiClient, id: string): Promise<{ campaign: any; calls: any[] }> {
-  const settled = await waitFor(
+  return waitFor(
     `no call of ${id} in progress`,
     async () => ({ campaign: await campaign(as, id), calls: await callsOf(as, id) }),
     (s) => s.calls.length === s.campaign.calls_made && s.calls.every((call) => call.status !== 'in_progress'),
   );
-  return settled;
 }
 
 /** A few polls over about a second that must all see the same counts: nothing is dialed any more. */

@@ -24,6 +24,8 @@ const READ_MODEL_WAIT_MS = 30_000;
 export interface WebhookDispatcher extends ProcessManager {
   /** Resolves when no attempt is queued or under way (tests, benchmarks). */
   idle(): Promise<void>;
+  /** Queues a delivery just created (the fan-out's hand-off, ahead of this follower reading it back). */
+  enqueue(webhookId: string, deliveryId: string): void;
 }
 
 /**
@@ -186,5 +188,6 @@ export function webhookDispatcher(runtime: Runtime, limits: QueueLimits = DEFAUL
       await queue.stop();
     },
     idle: () => queue.idle(),
+    enqueue: (webhookId, deliveryId) => queue.enqueue(webhookId, deliveryId),
   };
 }

@@ -21,5 +21,6 @@ export function payloadSources(runtime: Runtime, recordingUrl: RecordingUrl): Pa
 
 /** The webhook process managers: fan-out (events → deliveries) and the dispatcher (deliveries → HTTPS). */
 export function webhookProcessManagers(runtime: Runtime, recordingUrl: RecordingUrl, limits?: QueueLimits): ProcessManager[] {
-  return [webhookFanOut(runtime, payloadSources(runtime, recordingUrl)), webhookDispatcher(runtime, limits)];
+  const dispatcher = webhookDispatcher(runtime, limits);
+  return [webhookFanOut(runtime, payloadSources(runtime, recordingUrl), (webhookId, deliveryId) => dispatcher.enqueue(webhookId, deliveryId)), dispatcher];
 }

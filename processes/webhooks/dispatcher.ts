@@ -47,6 +47,12 @@ export function webhookDispatcher(runtime: Runtime, limits: QueueLimits = DEFAUL
     (error, deliveryId) => runtime.logger.error({ err: error, delivery_id: deliveryId }, 'webhook delivery attempt failed to run'),
   );
   let recovery: Promise<void> = Promise.resolve();
+  /**
+   * Deliveries the fan-out handed over that this follower has not read back yet: reading one back queues nothing
+   * more (it would only load the delivery to find its attempt already made). Lost on a crash, so everything is
+   * queued from the store after a restart.
+   */
+  const handedOver = new Set<string>();
 
   async function attempt(deliveryId: string, webhookId: string): Promise<void> {
     const stream = webhookDeliveryStream(deliveryId);
@@ -112,6 +118,7 @@ export function webhookDispatcher(runtime: Runtime, limits: QueueLimits = DEFAUL
     switch (event.type) {
       case 'WebhookDeliveryCreated': {
         const data = event.data as WebhookDeliveryCreated['data'];
+        if (handedOver.delete(data.delivery_id)) return;
         queue.enqueue(data.webhook_id, data.delivery_id);
         return;
       }
@@ -188,6 +195,9 @@ export function webhookDispatcher(runtime: Runtime, limits: QueueLimits = DEFAUL
       await queue.stop();
     },
     idle: () => queue.idle(),
-    enqueue: (webhookId, deliveryId) => queue.enqueue(webhookId, deliveryId),
+    enqueue(webhookId, deliveryId) {
+      handedOver.add(deliveryId);
+      queue.enqueue(webhookId, deliveryId);
+    },
   };
 }

@@ -74,6 +74,16 @@ async function runService(input: ServiceInput): Promise<void> {
     );
   }
   process.on('message', () => {
+    // Why attempts failed (beyond the failing receiver's 503s): the errors recorded, counted.
+    const failures = new Map<string, number>();
+    for (const row of runtime.readDb.prepare<[], { attempts: string }>("SELECT attempts FROM webhook_deliveries WHERE attempts LIKE '%error%'").all()) {
+      for (const attempt of JSON.parse(row.attempts) as Array<{ error: string | null; http_status: number | null }>) {
+        if (attempt.error === null && attempt.http_status === 503) continue;
+        const key = attempt.error ?? `HTTP ${attempt.http_status}`;
+        if (attempt.error !== null || (attempt.http_status ?? 200) >= 300) failures.set(key, (failures.get(key) ?? 0) + 1);
+      }
+    }
+    if (failures.size > 0) console.log(`failed attempts (other than 503s): ${JSON.stringify(Object.fromEntries(failures))}`);
     void runtime.close().then(() => process.exit(0));
   });
 }

@@ -21,12 +21,24 @@ import { followAll } from './follow.ts';
  * processes (the server and the operator CLI) appending to the same file: the loser of a race gets a
  * constraint error, mapped to WrongExpectedVersion. Appends take the write lock up front (BEGIN IMMEDIATE), so
  * positions are assigned and committed in one order and a reader never sees position n+1 before n.
+ *
+ * Group commit: appends called in the same event-loop turn are written in one transaction (one fsync with
+ * `synchronous = full`), each in its own savepoint, so each keeps its own expected-revision check and its own
+ * WrongExpectedVersion without failing the others. Callers are answered only after the commit.
  */
 export interface SqliteEventStoreOptions {
   /** `full` (default) fsyncs every commit; `normal` may lose the last commits on power loss, never on a crash. */
   synchronous?: 'full' | 'normal';
   /** How often followers check the file for events appended by another process. */
   crossProcessPollMs?: number;
+}
+
+interface PendingAppend {
+  stream: string;
+  events: EventToAppend[];
+  expected: ExpectedRevision;
+  resolve: (result: AppendResult) => void;
+  reject: (error: unknown) => void;
 }
 
 interface EventRow {
@@ -74,6 +86,8 @@ export function createSqliteEventStore(path: string, options: SqliteEventStoreOp
   let lastKnownHead = (selectHead.get()?.position ?? 0) as number;
   const pollMs = options.crossProcessPollMs ?? 100;
   let closed = false;
+  let pending: PendingAppend[] = [];
+  let flushScheduled: NodeJS.Immediate | null = null;
 
   const appendTransaction = db.transaction(
     (stream: string, events: EventToAppend[], expected: ExpectedRevision): AppendResult => {
@@ -97,6 +111,66 @@ export function createSqliteEventStore(path: string, options: SqliteEventStoreOp
     },
   );
 
+  // Called inside the group's BEGIN IMMEDIATE: better-sqlite3 runs a nested transaction function as a
+  // SAVEPOINT, rolled back alone when it throws, so a refused append leaves neither rows nor a position gap.
+  function appendOne(item: PendingAppend): AppendResult {
+    try {
+      return appendTransaction(item.stream, item.events, item.expected);
+    } catch (error) {
+      // Another process won the race between our check and our insert.
+      if (isUniqueRevisionViolation(error)) {
+        const actual = selectStreamRevision.get(item.stream)?.revision ?? null;
+        throw new WrongExpectedVersion(item.stream, item.expected, actual ?? 'no_stream');
+      }
+      throw error;
+    }
+  }
+
+  function flush(): void {
+    flushScheduled = null;
+    const group = pending;
+    pending = [];
+    if (group.length === 0) return;
+    if (closed) {
+      for (const item of group) item.reject(new Error('the event store is closed'));
+      return;
+    }
+    const outcomes: Array<{ ok: true; result: AppendResult } | { ok: false; error: unknown }> = [];
+    try {
+      db.exec('BEGIN IMMEDIATE');
+    } catch (error) {
+      for (const item of group) item.reject(error);
+      return;
+    }
+    try {
+      for (const item of group) {
+        try {
+          outcomes.push({ ok: true, result: appendOne(item) });
+        } catch (error) {
+          outcomes.push({ ok: false, error });
+        }
+      }
+      db.exec('COMMIT');
+    } catch (error) {
+      // The commit itself failed (disk full, I/O error): nothing of the group is stored.
+      if (db.inTransaction) db.exec('ROLLBACK');
+      for (const item of group) item.reject(error);
+      return;
+    }
+    let head = 0;
+    group.forEach((item, index) => {
+      const outcome = outcomes[index]!;
+      if (outcome.ok) {
+        head = Math.max(head, outcome.result.position);
+        item.resolve(outcome.result);
+      } else {
+        item.reject(outcome.error);
+      }
+    });
+    if (head > lastKnownHead) lastKnownHead = head;
+    if (head > 0) appended.next(head);
+  }
+
   function readAllSync(after: number, limit: number): RecordedEvent[] {
     if (closed) throw new Error('the event store is closed');
     return selectAll.all(after, limit).map(toRecordedEvent);
@@ -112,22 +186,14 @@ export function createSqliteEventStore(path: string, options: SqliteEventStoreOp
   }
 
   const store: EventStore = {
-    async append(stream, events, { expectedRevision }) {
-      if (events.length === 0) throw new Error('append needs at least one event');
-      let result: AppendResult;
-      try {
-        result = appendTransaction.immediate(stream, events, expectedRevision);
-      } catch (error) {
-        // Another process won the race between our check and our insert.
-        if (isUniqueRevisionViolation(error)) {
-          const actual = selectStreamRevision.get(stream)?.revision ?? null;
-          throw new WrongExpectedVersion(stream, expectedRevision, actual ?? 'no_stream');
-        }
-        throw error;
-      }
-      if (result.position > lastKnownHead) lastKnownHead = result.position;
-      appended.next(result.position);
-      return result;
+    append(stream, events, { expectedRevision }) {
+      if (events.length === 0) return Promise.reject(new Error('append needs at least one event'));
+      if (closed) return Promise.reject(new Error('the event store is closed'));
+      return new Promise<AppendResult>((resolve, reject) => {
+        pending.push({ stream, events, expected: expectedRevision, resolve, reject });
+        // setImmediate, not a microtask: appends made by other callbacks of this turn join the same group.
+        flushScheduled ??= setImmediate(flush);
+      });
     },
 
     async readStream(stream, options = {}) {
@@ -194,6 +260,11 @@ export function createSqliteEventStore(path: string, options: SqliteEventStoreOp
 
     async close() {
       if (closed) return;
+      // Appends already accepted are written, not dropped.
+      if (flushScheduled) {
+        clearImmediate(flushScheduled);
+        flush();
+      }
       closed = true;
       appended.next(Number.MAX_SAFE_INTEGER);
       appended.complete();

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { firstValueFrom, take, toArray, timeout } from 'rxjs';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { WrongExpectedVersion } from '../../../infra/eventstore/port.ts';
 import { createSqliteEventStore } from '../../../infra/eventstore/sqlite.ts';
 import { defineEventStoreContract, event } from './contract.ts';
 
@@ -78,6 +79,36 @@ test('a stale expected revision loses against a write by another connection', as
   } finally {
     await first.close();
     await second.close();
+    rmSync(directory, { recursive: true, force: true });
+  }
+});
+
+test('appends of one turn share a transaction: a refused one fails alone and leaves no position gap', async () => {
+  const directory = mkdtempSync(join(tmpdir(), 'es-group-'));
+  const store = createSqliteEventStore(join(directory, 'events.db'));
+  try {
+    await store.append('a', [event('First')], { expectedRevision: 'no_stream' });
+    // All issued before any await: one group, each with its own expected-revision check.
+    const results = await Promise.allSettled([
+      store.append('a', [event('Second')], { expectedRevision: 0 }),
+      store.append('a', [event('Stale')], { expectedRevision: 0 }),
+      store.append('b', [event('B1'), event('B2')], { expectedRevision: 'no_stream' }),
+      store.append('a', [event('Third')], { expectedRevision: 1 }),
+      store.append('b', [event('Again')], { expectedRevision: 'no_stream' }),
+    ]);
+    assert.equal(results.map((r) => r.status), ['fulfilled', 'rejected', 'fulfilled', 'fulfilled', 'rejected']);
+    for (const index of [1, 4]) {
+      const reason = (results[index] as PromiseRejectedResult).reason;
+      assert.instance(reason, WrongExpectedVersion);
+    }
+    assert.is(((results[1] as PromiseRejectedResult).reason as WrongExpectedVersion).actual, 1);
+    const positions = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value.position] : []));
+    assert.equal(positions, [2, 4, 5], 'positions in call order');
+    const all = await store.readAll({ after: 0, limit: 100 });
+    assert.equal(all.map((e) => e.position), [1, 2, 3, 4, 5], 'gap-free');
+    assert.equal(all.map((e) => e.type), ['First', 'Second', 'B1', 'B2', 'Third']);
+  } finally {
+    await store.close();
     rmSync(directory, { recursive: true, force: true });
   }
 });

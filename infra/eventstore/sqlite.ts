@@ -31,6 +31,11 @@ export interface SqliteEventStoreOptions {
   synchronous?: 'full' | 'normal';
   /** How often followers check the file for events appended by another process. */
   crossProcessPollMs?: number;
+  /**
+   * How long a woken follower lets further appends accumulate before it reads, so that one `readAll` picks up
+   * a batch instead of a single event (default 1 ms).
+   */
+  wakeCoalesceMs?: number;
 }
 
 interface PendingAppend {
@@ -85,6 +90,7 @@ export function createSqliteEventStore(path: string, options: SqliteEventStoreOp
   const appended = new Subject<number>();
   let lastKnownHead = (selectHead.get()?.position ?? 0) as number;
   const pollMs = options.crossProcessPollMs ?? 100;
+  const coalesceMs = options.wakeCoalesceMs ?? 1;
   let closed = false;
   let pending: PendingAppend[] = [];
   let flushScheduled: NodeJS.Immediate | null = null;
@@ -216,8 +222,15 @@ export function createSqliteEventStore(path: string, options: SqliteEventStoreOp
           for (const cleanup of cleanups) cleanup();
           resolve();
         };
+        let coalescing: NodeJS.Timeout | null = null;
         const subscription = appended.subscribe((position) => {
-          if (position > after) finish();
+          if (position <= after || coalescing) return;
+          // Let the appends that follow this one (the other commands of the same burst) land before the read.
+          if (closed || coalesceMs <= 0) return finish();
+          coalescing = setTimeout(finish, coalesceMs);
+        });
+        cleanups.push(() => {
+          if (coalescing) clearTimeout(coalescing);
         });
         cleanups.push(() => subscription.unsubscribe());
         // Another process may have appended: look at the file now and then.

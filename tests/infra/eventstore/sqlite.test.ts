@@ -113,4 +113,22 @@ test('appends of one turn share a transaction: a refused one fails alone and lea
   }
 });
 
+test('a woken follower reads a burst of appends as one batch', async () => {
+  const directory = mkdtempSync(join(tmpdir(), 'es-coalesce-'));
+  const store = createSqliteEventStore(join(directory, 'events.db'), { wakeCoalesceMs: 20 });
+  try {
+    const woken = store.waitForEvents(0, 5_000);
+    await store.append('s', [event('One')], { expectedRevision: 'any' });
+    const rest = Promise.all([1, 2, 3].map(() => new Promise((r) => setTimeout(r, 2)).then(() => store.append('s', [event('More')], { expectedRevision: 'any' }))));
+    await woken;
+    // Read at wake-up time, before waiting for the rest: the wait held on until the burst had landed.
+    const batch = await store.readAll({ after: 0, limit: 100 });
+    await rest;
+    assert.is(batch.length, 4);
+  } finally {
+    await store.close();
+    rmSync(directory, { recursive: true, force: true });
+  }
+});
+
 test.run();

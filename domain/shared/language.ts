@@ -29,3 +29,8 @@ export function isSupportedLanguage(code: unknown): code is SupportedLanguage {
 export function baseLanguage(code: SupportedLanguage): BaseLanguage {
   return code.slice(0, 2) as BaseLanguage;
 }
+
+/** `hi-IN` → `hi`, `en` → `en`: the key of voices, recognisers, lexicons and scorecard phrases. */
+export function languageSubtag(language: string): string {
+  return language.trim().split(/[-_]/)[0]!.toLowerCase();
+}

@@ -7,11 +7,8 @@
  * A phrase word ending in `*` matches any word that starts with it (`கோப*` matches கோபம், கோபமா, கோபத்தில்),
  * which lexicons use for the inflected forms of Tamil, Telugu and Marathi.
  */
+import { languageSubtag } from '../../domain/shared/language.ts';
 
-/** `hi-IN` -> `hi`; `en` -> `en`. */
-export function languageSubtag(language: string): string {
-  return language.trim().split(/[-_]/)[0]!.toLowerCase();
-}
 
 // Zero-width space, ZWNJ, ZWJ, word joiner and BOM: invisible, and typed inconsistently in Telugu and Marathi.
 const INVISIBLE_JOINERS = /[\u200B-\u200D\u2060\uFEFF]/g;

@@ -8,7 +8,8 @@
  * case-insensitively on word boundaries after normalisation (normalize.ts).
  */
 import type { QaParameterScore, QaScore, TranscriptSegment } from './port.ts';
-import { compilePhrase, findPhrase, languageSubtag, tokenize, type CompiledPhrase } from './normalize.ts';
+import { languageSubtag } from '../../domain/shared/language.ts';
+import { compilePhrase, findPhrase, tokenize, type CompiledPhrase } from './normalize.ts';
 import type { PhraseLists, Scorecard, ScorecardCheck } from './scorecard-schema.ts';
 import { agentSegments, nonAgentSegments } from './speaker-roles.ts';
 

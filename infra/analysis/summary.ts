@@ -12,7 +12,8 @@ import { INTENT_DESCRIPTIONS, isIntentLabel } from './intent-labels.ts';
 import { detectIntent } from './intent.ts';
 import { lexiconKeysForWords } from './lexicon-selection.ts';
 import { stopwords } from './lexicon/stopwords.ts';
-import { languageSubtag, normalizeText, tokenize } from './normalize.ts';
+import { languageSubtag } from '../../domain/shared/language.ts';
+import { normalizeText, tokenize } from './normalize.ts';
 import { analyzeSentiment, sentimentBucket } from './sentiment.ts';
 
 const MIN_SENTENCE_WORDS = 3;

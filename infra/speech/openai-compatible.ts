@@ -6,12 +6,12 @@
 // Endpoint: SPEECH_API_URL is a base address (`http://host:8000` -> `http://host:8000/v1/audio/transcriptions`);
 // one already ending in `/v1` gets `/audio/transcriptions`; one already ending in `/v1/audio/transcriptions` is
 // used as given.
+import { languageSubtag } from '../../domain/shared/language.ts';
 import { ConcurrencyLimit } from './concurrency-limit.ts';
 import { OperationAbortedError } from './external-tool.ts';
 import { recognizeInPieces } from './piecewise-recognition.ts';
 import {
   LanguageNotSupportedError,
-  primaryLanguageSubtag,
   RECOGNIZER_SAMPLE_RATE,
   resultFromWords,
   type RecognitionResult,
@@ -79,12 +79,12 @@ export class OpenAiCompatibleRecognizer implements SpeechRecognizer {
   }
 
   supports(language: string): boolean {
-    return this.languages.has(primaryLanguageSubtag(language));
+    return this.languages.has(languageSubtag(language));
   }
 
   async recognize(pcm16kMono: Int16Array, language: string, signal?: AbortSignal): Promise<RecognitionResult> {
     if (!this.supports(language)) throw new LanguageNotSupportedError(language, this.name);
-    const subtag = primaryLanguageSubtag(language);
+    const subtag = languageSubtag(language);
     const words = await recognizeInPieces(pcm16kMono, this.maxChunkSeconds, this.limit, signal, (samples, pieceSignal) =>
       this.recognizePiece(samples, subtag, pieceSignal),
     );

@@ -8,12 +8,12 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { languageSubtag } from '../../domain/shared/language.ts';
 import { ConcurrencyLimit } from './concurrency-limit.ts';
 import { runTool } from './external-tool.ts';
 import { recognizeInPieces } from './piecewise-recognition.ts';
 import {
   LanguageNotSupportedError,
-  primaryLanguageSubtag,
   RECOGNIZER_SAMPLE_RATE,
   resultFromWords,
   type RecognitionResult,
@@ -50,7 +50,7 @@ export class PocketSphinxRecognizer implements SpeechRecognizer {
   }
 
   supports(language: string): boolean {
-    return primaryLanguageSubtag(language) === 'en';
+    return languageSubtag(language) === 'en';
   }
 
   async recognize(pcm16kMono: Int16Array, language: string, signal?: AbortSignal): Promise<RecognitionResult> {

@@ -39,11 +39,6 @@ export class LanguageNotSupportedError extends Error {
   }
 }
 
-/** `hi-IN` -> `hi`; recognisers choose models by the primary language subtag. */
-export function primaryLanguageSubtag(language: string): string {
-  return language.split(/[-_]/)[0]!.toLowerCase();
-}
-
 export function resultFromWords(words: RecognizedWord[]): RecognitionResult {
   return { words, text: words.map((word) => word.word).join(' ') };
 }

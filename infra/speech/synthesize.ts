@@ -12,7 +12,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runTool, ToolNotInstalledError } from './external-tool.ts';
-import { primaryLanguageSubtag } from './port.ts';
+import { languageSubtag } from '../../domain/shared/language.ts';
 import { PhraseCache } from './phrase-cache.ts';
 import { int16FromLittleEndianBytes } from './wav.ts';
 
@@ -89,7 +89,7 @@ export class SpeechSynthesizer {
   private resolveVoice(language: string, voice: string): EngineVoice {
     if (voice.startsWith('espeak-ng:')) return { engine: 'espeak-ng', name: voice.slice('espeak-ng:'.length), pitchShiftCents: 0 };
     if (voice.startsWith('festival:')) return { engine: 'festival', name: voice.slice('festival:'.length), pitchShiftCents: 0 };
-    const subtag = primaryLanguageSubtag(language);
+    const subtag = languageSubtag(language);
     const espeakVoice = ESPEAK_VOICE_OF_LANGUAGE[subtag];
     if (espeakVoice === undefined) throw new SynthesisLanguageError(language);
     const isCustomer = voice === 'customer';

@@ -53,11 +53,25 @@ export class CommandHandler {
     command: Command,
     context: CommandContext,
   ): Promise<CommandResult<Event, State>> {
+    return this.inStreamOrder(stream, () => this.handleNow(decider, stream, command, context));
+  }
+
+  /**
+   * Loads and folds a stream without deciding anything (for reads that need the aggregate's own state). It waits
+   * its turn behind the commands on the stream: large aggregates evolve their cached state in place, so a read
+   * folding the same cached state while a command is between its append and its evolve would apply events twice.
+   */
+  load<Event extends DomainEvent<string, object>, State>(
+    decider: Pick<Decider<unknown, Event, State>, 'initialState' | 'evolve'>,
+    stream: string,
+  ): Promise<{ state: State; revision: number }> {
+    return this.inStreamOrder(stream, () => this.loadNow(decider, stream));
+  }
+
+  /** Runs `work` after everything queued before it on the same stream, in this process. */
+  private inStreamOrder<Result>(stream: string, work: () => Promise<Result>): Promise<Result> {
     const previous = this.queues.get(stream) ?? Promise.resolve();
-    const run = previous.then(
-      () => this.handleNow(decider, stream, command, context),
-      () => this.handleNow(decider, stream, command, context),
-    );
+    const run = previous.then(work, work);
     const settled = run.catch(() => undefined);
     this.queues.set(stream, settled);
     void settled.then(() => {
@@ -66,8 +80,7 @@ export class CommandHandler {
     return run;
   }
 
-  /** Loads and folds a stream without deciding anything (for reads that need the aggregate's own state). */
-  async load<Event extends DomainEvent<string, object>, State>(
+  private async loadNow<Event extends DomainEvent<string, object>, State>(
     decider: Pick<Decider<unknown, Event, State>, 'initialState' | 'evolve'>,
     stream: string,
   ): Promise<{ state: State; revision: number }> {
@@ -90,7 +103,7 @@ export class CommandHandler {
     context: CommandContext,
   ): Promise<CommandResult<Event, State>> {
     for (let attempt = 0; ; attempt++) {
-      const { state, revision } = await this.load(decider, stream);
+      const { state, revision } = await this.loadNow(decider, stream);
       const events = decider.decide(command, state);
       if (events.length === 0) return { events, position: 0, revision, state };
       const metadata = this.metadata(context);

@@ -10,12 +10,10 @@ import {
   nextPendingContacts,
   type CampaignCommand,
   type CampaignCreated,
-  type CampaignEvent,
   type CampaignState,
   type ContactRetryScheduled,
   type DialableContact,
 } from '../../domain/campaign.ts';
-import type { Decider } from '../../domain/shared/decider.ts';
 import { DomainError } from '../../domain/shared/errors.ts';
 import { isSuppressed, suppressionDecider, suppressionStream } from '../../domain/suppression.ts';
 import type { RecordedEvent } from '../../infra/eventstore/port.ts';
@@ -40,13 +38,6 @@ interface ActiveCampaign {
 }
 
 type DialResult = 'dialed' | 'skipped' | 'idle';
-
-/**
- * Reads a campaign's state through the command handler's queue for its stream. The campaign state is evolved in
- * place (100,000 contacts); reading it with `load` while a command on the same stream is between its append and
- * its evolve could apply the new events twice. A decide that returns no events is a read in the queue.
- */
-const readCampaign: Decider<null, CampaignEvent, CampaignState> = { ...campaignDecider, decide: () => [] };
 
 /**
  * The dialer: places calls for the contacts of running campaigns, at most the workspace's dialing concurrency at a
@@ -97,7 +88,7 @@ export class Dialer implements ProcessManager {
     await waitForReadModels(this.runtime);
     for (const row of openCampaigns(this.runtime.readDb)) {
       if (row.status === 'scheduled') continue;
-      const state = await this.campaignState(row.campaign_id, row.workspace_id);
+      const state = await this.campaignState(row.campaign_id);
       if (state.statusCounts.dialing > 0) {
         for (const contact of state.contacts) {
           if (contact.status !== 'dialing') continue;
@@ -204,7 +195,7 @@ export class Dialer implements ProcessManager {
       ids.add(campaignId);
     }
     // Retries that fell due while the campaign was paused or the process was down: one scan per activation.
-    const state = await this.campaignState(campaignId, workspaceId);
+    const state = await this.campaignState(campaignId);
     for (const contact of dueRetries(state, this.runtime.clock.now(), Number.POSITIVE_INFINITY)) {
       campaign.dueRetries.set(contact.contact_index, contact.attempt);
     }
@@ -266,7 +257,7 @@ export class Dialer implements ProcessManager {
     const { campaignId, workspaceId } = campaign;
     const now = this.runtime.clock.now();
     if (campaign.closedUntil !== null && now.getTime() < campaign.closedUntil) return 'idle';
-    const state = await this.campaignState(campaignId, workspaceId);
+    const state = await this.campaignState(campaignId);
     if (state.status !== 'running') {
       this.deactivate(campaignId);
       return 'idle';
@@ -369,9 +360,9 @@ export class Dialer implements ProcessManager {
     return isSuppressed(state, phone);
   }
 
-  private async campaignState(campaignId: string, workspaceId: string): Promise<CampaignState> {
-    const result = await this.runtime.commands.handle(readCampaign, campaignStream(campaignId), null, { workspaceId, actor: ACTOR, now: this.runtime.clock.now() });
-    return result.state;
+  private async campaignState(campaignId: string): Promise<CampaignState> {
+    // `load` waits behind the commands on the stream, so the in-place evolved state is never folded twice.
+    return (await this.runtime.commands.load(campaignDecider, campaignStream(campaignId))).state;
   }
 
   private async campaignCommand(

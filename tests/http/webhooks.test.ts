@@ -100,6 +100,17 @@ webhooks('register: http URLs, unknown events, * with others, missing fields are
   assert.equal(secret.body.error.details, { field: 'secret', provided: '[redacted]', expected: 'a string' });
 });
 
+webhooks('a 21st webhook in a workspace is 409 limit_exceeded with resource_type and limit', async () => {
+  const crowded = client(server, (await createWorkspace(server, 'Crowded')).key);
+  for (let index = 0; index < 20; index++) {
+    assert.is((await crowded.post('/v1/webhooks', { url: `${receiver.url}/n${index}`, events: ['*'] })).status, 201);
+  }
+  const refused = await crowded.post('/v1/webhooks', { url: `${receiver.url}/n20`, events: ['*'] });
+  assert.is(refused.status, 409);
+  assert.is(refused.body.error.code, 'limit_exceeded');
+  assert.equal(refused.body.error.details, { resource_type: 'webhook', limit: 20 });
+});
+
 webhooks('workspace isolation: another workspace sees none of it (404, empty list)', async () => {
   const created = await api.post('/v1/webhooks', { url: `${receiver.url}/iso`, events: ['*'] });
   const other = client(server, (await createWorkspace(server, 'Other')).key);

@@ -29,9 +29,34 @@ export class ReadModelVersion {
     this.totalChanges = db.prepare<[], number>('SELECT total_changes()').pluck();
   }
 
+  /** `data_version` as read in this event-loop turn (forRequest), or -1 when it has not been read yet. */
+  private dataVersionThisTurn = -1;
+
   /** A number that equals the previous call's exactly when nothing was committed to the read models in between. */
   current(): number {
-    const dataVersion = this.dataVersion.get()!;
+    return this.generationOf(this.dataVersion.get()!);
+  }
+
+  /**
+   * `current()` for the request being served. Of the two counters, `PRAGMA data_version` is the one that costs
+   * system calls (it takes and releases SQLite's shared-memory read lock), so it is read once per event-loop turn
+   * and shared by the requests that turn serves, while our own connection's changes are still counted on every
+   * call. That is still exact for requests: Node serves the requests of a turn after libuv's poll has returned the
+   * sockets that have data, and the first of them reads the counter after that. A request sent after a commit
+   * elsewhere had finished (the operator's CLI exited, then the client called) was in its socket when the poll
+   * returned, so the commit came before the read. The read is forgotten when the turn ends (setImmediate runs
+   * right after the poll phase), so the next turn's requests read again. Every read-model write of the server
+   * process goes through this one connection and is seen at once, through `total_changes()`.
+   */
+  forRequest(): number {
+    if (this.dataVersionThisTurn === -1) {
+      this.dataVersionThisTurn = this.dataVersion.get()!;
+      setImmediate(() => (this.dataVersionThisTurn = -1));
+    }
+    return this.generationOf(this.dataVersionThisTurn);
+  }
+
+  private generationOf(dataVersion: number): number {
     const totalChanges = this.totalChanges.get()!;
     if (dataVersion !== this.lastDataVersion || totalChanges !== this.lastTotalChanges) {
       this.lastDataVersion = dataVersion;

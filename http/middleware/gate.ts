@@ -33,7 +33,7 @@ export function requestGate({ routes, readModels, authenticator, rateLimiter, id
     const route = routes.resolve(c);
     c.set('route', route);
     // One look at the read models' version serves every cached lookup of this request (key, limit, route's own).
-    const generation = readModels.current();
+    const generation = readModels.forRequest();
     c.set('readModelGeneration', generation);
     if (!route.public) {
       const principal = authenticator.authenticate(c.req.header('authorization'), generation);

@@ -70,6 +70,31 @@ version('a projection rebuild', () => {
   assert.is.not(readModels.current(), before);
 });
 
+version('for requests: another connection\'s commit is seen from the next event-loop turn, our own at once', async () => {
+  const before = readModels.forRequest();
+  const other = openReadModelDatabase(join(setup.dataDir, 'read.db'));
+  try {
+    const renamed = other.prepare("UPDATE workspaces SET name = 'Renamed' WHERE workspace_id = 'ws_version'").run();
+    assert.is(renamed.changes, 1);
+  } finally {
+    other.close();
+  }
+  assert.is(readModels.forRequest(), before, 'requests served in this turn arrived before the commit');
+  assert.is.not(readModels.current(), before, 'current() still looks every time');
+  await new Promise((resolve) => setImmediate(resolve));
+  const nextTurn = readModels.forRequest();
+  assert.is.not(nextTurn, before);
+  assert.is(runtime.readDb.prepare("UPDATE workspaces SET name = 'Ours' WHERE workspace_id = 'ws_version'").run().changes, 1);
+  assert.is.not(readModels.forRequest(), nextTurn, 'a write through our connection counts on the next call');
+});
+
+version('for requests: the operator CLI commits from another process', async () => {
+  const before = readModels.forRequest();
+  const result = await cli(setup.dataDir, ['workspaces', 'create', '--name', 'From the CLI again', '--json']);
+  assert.is(result.code, 0, result.stderr);
+  assert.is.not(readModels.forRequest(), before);
+});
+
 version.run();
 
 const cache = suite('read-model cache');

@@ -3,6 +3,8 @@ import * as assert from 'uvu/assert';
 import { z } from '@hono/zod-openapi';
 import { getQueryParams } from 'hono/utils/url';
 import { createRouter, defineRoute } from '../../http/define-route.ts';
+import { createErrorHandler } from '../../http/errors.ts';
+import { createLogger } from '../../infra/logger.ts';
 
 // Every parameter as parsed, whatever its name.
 const AnyQuery = z.object({}).catchall(z.union([z.string(), z.array(z.string())]));
@@ -24,6 +26,35 @@ test('query strings reach zod exactly as @hono/zod-openapi would hand them over'
     assert.equal(body.query, expected, query);
     assert.is(body.id, 'scr_1', 'path parameters decoded');
   }
+});
+
+const pageRouter = createRouter();
+pageRouter.onError(createErrorHandler(createLogger('silent')));
+let handled = 0;
+pageRouter.openapi(
+  defineRoute(
+    { method: 'get', path: '/page', request: { query: z.object({ limit: z.coerce.number().int().max(5), tags: z.array(z.string()).optional() }) }, responses: { 200: { description: 'page' } } },
+    { public: true },
+  ),
+  (c) => {
+    handled++;
+    const query = c.req.valid('query');
+    return c.json({ query, frozen: Object.isFrozen(query) && (query.tags === undefined || Object.isFrozen(query.tags)) }) as never;
+  },
+);
+
+test('a query string seen before gives the same value, frozen; an invalid one is refused every time', async () => {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const valid = await pageRouter.request('http://127.0.0.1/page?limit=3&tags=a&tags=b');
+    assert.is(valid.status, 200);
+    assert.equal(await valid.json(), { query: { limit: 3, tags: ['a', 'b'] }, frozen: true });
+    const invalid = await pageRouter.request('http://127.0.0.1/page?limit=9');
+    assert.is(invalid.status, 400, `attempt ${attempt + 1}`);
+    assert.is(((await invalid.json()) as { error: { details: { field: string } } }).error.details.field, 'limit');
+  }
+  const other = await pageRouter.request('http://127.0.0.1/page?limit=4');
+  assert.equal(await other.json(), { query: { limit: 4 }, frozen: true }, 'another string is parsed on its own');
+  assert.is(handled, 3);
 });
 
 test.run();

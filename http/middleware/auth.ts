@@ -33,7 +33,9 @@ export class Authenticator {
   authenticate(header: string | undefined, generation: number): Principal {
     const token = header ? BEARER.exec(header)?.[1] : undefined;
     if (!token || !isWellFormedApiKeySecret(token)) throw unauthorized();
-    const key = this.keys.get(generation, hashApiKeySecret(token), (hash) => findApiKeyBySecretHash(this.db, hash));
+    // Keyed by the token itself, so a key seen since the last commit costs no SHA-256; tokens stay in this
+    // process's memory only, as they do while any request is served, and are dropped with every commit.
+    const key = this.keys.get(generation, token, (secret) => findApiKeyBySecretHash(this.db, hashApiKeySecret(secret)));
     if (!key || key.revoked_at !== null) throw unauthorized();
     this.noteUse(key.key_id);
     return { keyId: key.key_id, workspaceId: key.workspace_id, scope: key.scope };

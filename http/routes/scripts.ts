@@ -7,7 +7,7 @@ import { principalOf } from '../context.ts';
 import { createRouter, defineRoute } from '../define-route.ts';
 import type { HttpDependencies } from '../dependencies.ts';
 import { resourceNotFound } from '../errors.ts';
-import { prebuiltJson, prebuiltListJson } from '../list.ts';
+import { listEnvelopeText, prebuiltJson } from '../list.ts';
 import { awaitReadModels } from '../read-your-writes.ts';
 import { PaginationQuery, idParams } from '../schemas/common.ts';
 import { DeletedScriptSchema, ScriptBody, ScriptListSchema, ScriptSchema, ScriptVersionQuery } from '../schemas/script.ts';
@@ -87,6 +87,8 @@ function documentOf(state: ScriptState): ScriptDocument {
   );
 }
 
+const utf8 = new TextEncoder();
+
 export function scriptRoutes(runtime: Runtime, dependencies: HttpDependencies) {
   const router = createRouter();
 
@@ -104,17 +106,18 @@ export function scriptRoutes(runtime: Runtime, dependencies: HttpDependencies) {
     return c.json(documentOf(result.state), 201);
   });
 
-  // Pages of the list, kept until anything is committed to the read models (scripts are read far more often
-  // than they change); a create, a new version or a delete empties it before its response is sent.
-  const pages = new ReadModelCache<string, { summaries: string[]; total: number }>(1_000);
+  // Response bodies of list pages, kept until anything is committed to the read models (scripts are read far
+  // more often than they change); a create, a new version or a delete empties it before its response is sent.
+  const pages = new ReadModelCache<string, Uint8Array<ArrayBuffer>>(1_000);
 
   router.openapi(listScripts, (c) => {
     const { workspaceId } = principalOf(c);
     const page = c.req.valid('query');
-    const { summaries, total } = pages.get(c.get('readModelGeneration'), `${workspaceId} ${page.limit} ${page.offset}`, () =>
-      listScriptSummaries(runtime.readDb, workspaceId, page.limit, page.offset),
-    );
-    return prebuiltListJson<z.infer<typeof ScriptListSchema>>(c, summaries, total, page);
+    const body = pages.get(c.get('readModelGeneration'), `${workspaceId} ${page.limit} ${page.offset}`, () => {
+      const { summaries, total } = listScriptSummaries(runtime.readDb, workspaceId, page.limit, page.offset);
+      return utf8.encode(listEnvelopeText(summaries, total, page));
+    });
+    return prebuiltJson<z.infer<typeof ScriptListSchema>>(c, body);
   });
 
   router.openapi(getScript, (c) => {

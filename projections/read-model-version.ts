@@ -84,7 +84,8 @@ export class ReadModelCache<K, V> {
       this.entries.clear();
       this.generation = generation;
     }
-    if (this.entries.has(key)) return this.entries.get(key)!;
+    const held = this.entries.get(key);
+    if (held !== undefined || this.entries.has(key)) return held as V;
     const value = load(key);
     if (this.entries.size >= this.maxEntries) this.entries.clear();
     this.entries.set(key, value);

@@ -1,5 +1,6 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { matchedRoutes } from 'hono/route';
+import type { RouterRoute } from 'hono/types';
 import { TrieRouter } from 'hono/router/trie-router';
 import type { ApiKeyScope } from '../../domain/api-key.ts';
 import type { AppContext, AppEnv, ResolvedRoute } from '../context.ts';
@@ -64,6 +65,7 @@ function methodRouter(table: RouteTable): TrieRouter<string> {
  */
 export class RouteResolver {
   private routes: { table: RouteTable; methods: TrieRouter<string> } | null = null;
+  private readonly byEndpoint = new Map<RouterRoute, ResolvedRoute>();
 
   constructor(private readonly app: OpenAPIHono<AppEnv>) {}
 
@@ -73,8 +75,15 @@ export class RouteResolver {
       this.routes = { table, methods: methodRouter(table) };
     }
     const endpoint = matchedRoutes(c).find((route) => route.method !== 'ALL');
-    const route = endpoint && this.routes.table.get(`${endpoint.method} ${endpoint.path}`);
-    if (route) return route;
+    if (endpoint) {
+      // Hono's route objects are the app's own, one per registration: the first look-up by name is remembered.
+      let route = this.byEndpoint.get(endpoint);
+      if (route === undefined) {
+        route = this.routes.table.get(`${endpoint.method} ${endpoint.path}`);
+        if (route) this.byEndpoint.set(endpoint, route);
+      }
+      if (route) return route;
+    }
     const allowed = new Set<string>();
     for (const [method] of this.routes.methods.match('ALL', c.req.path)[0]) {
       allowed.add(method);

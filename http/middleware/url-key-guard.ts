@@ -17,7 +17,16 @@ export function refuseKeysInUrl(url: string): void {
   if (SECRET_IN_URL.test(url)) throw unauthorized();
   const queryStart = url.indexOf('?');
   if (queryStart === -1) return;
-  for (const name of new URLSearchParams(url.slice(queryStart + 1)).keys()) {
+  const query = url.slice(queryStart + 1);
+  if (CLEAN_QUERIES.has(query)) return;
+  for (const name of new URLSearchParams(query).keys()) {
     if (CREDENTIAL_PARAMETERS.has(name.toLowerCase())) throw unauthorized();
   }
+  if (CLEAN_QUERIES.size >= REMEMBERED_QUERIES) CLEAN_QUERIES.clear();
+  CLEAN_QUERIES.add(query);
 }
+
+// Query strings already found free of credential parameters: clients repeat a few (`limit=20`), and parsing one
+// costs more than the look-up. Bounded: when full it starts over.
+const REMEMBERED_QUERIES = 1_024;
+const CLEAN_QUERIES = new Set<string>();

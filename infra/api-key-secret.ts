@@ -15,6 +15,14 @@ export function isWellFormedApiKeySecret(token: string): boolean {
   return SECRET_PATTERN.test(token);
 }
 
+// Anything shaped like one of our secrets, in any case, anywhere in a text.
+const SECRET_INSIDE = /vcs_[0-9a-z]{40}/i;
+
+/** Whether `text` (a URL, a header a client chose) carries something shaped like an API key. */
+export function containsApiKeySecret(text: string): boolean {
+  return SECRET_INSIDE.test(text);
+}
+
 /** SHA-256, hex. The one-shot `hash` (not `createHash`): it runs on every authenticated request, at half the cost. */
 export function hashApiKeySecret(secret: string): string {
   return hash('sha256', secret, 'hex');

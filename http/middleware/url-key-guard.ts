@@ -1,3 +1,4 @@
+import { containsApiKeySecret } from '../../infra/api-key-secret.ts';
 import { unauthorized } from '../errors.ts';
 
 /** Query parameters that carry credentials in other APIs; ours never accepts them (spec: "not in the URL"). */
@@ -6,15 +7,12 @@ const CREDENTIAL_PARAMETERS = new Set([
   'authorization', 'bearer', 'secret', 'client_secret', 'password',
 ]);
 
-// Anything shaped like one of our secrets, anywhere in the URL.
-const SECRET_IN_URL = /vcs_[0-9a-z]{40}/i;
-
 /**
  * Refuses (401) any request whose URL carries an API key, whatever else it carries, even a valid Authorization
  * header: URLs end up in proxy logs and browser histories, and accepting them once teaches clients to do it.
  */
 export function refuseKeysInUrl(url: string): void {
-  if (SECRET_IN_URL.test(url)) throw unauthorized();
+  if (containsApiKeySecret(url)) throw unauthorized();
   const queryStart = url.indexOf('?');
   if (queryStart === -1) return;
   const query = url.slice(queryStart + 1);

@@ -63,4 +63,13 @@ operations('one structured log line per request, without the key', async () => {
   assert.not.match(server.output(), /authorization/i);
 });
 
+operations('an API key sent as X-Request-Id is replaced, never echoed or logged', async () => {
+  const workspace = await createWorkspace(server, 'Key as request id');
+  const response = await client(server, workspace.key).get('/v1/scripts', { headers: { 'x-request-id': workspace.key } });
+  assert.is(response.status, 200);
+  assert.match(response.headers.get('x-request-id') ?? '', /^[0-9a-f-]{36}$/);
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  assert.not.match(server.output(), workspace.key);
+});
+
 operations.run();

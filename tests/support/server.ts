@@ -10,7 +10,7 @@
  *   await server.stop();                                    // SIGTERM; removes DATA_DIR unless kept
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -45,6 +45,11 @@ export interface ServerOptions {
   dataDir?: string;
   /** Extra environment, e.g. `{ CLOCK: 'manual' }`. */
   env?: Record<string, string>;
+  /**
+   * Where the server's stdout and stderr go: by default this process collects them (`output()`); a file costs the
+   * server no more than a production log would, and this process nothing (benchmarks).
+   */
+  logFile?: string;
 }
 
 const START_TIMEOUT_MS = 30_000;
@@ -73,15 +78,18 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
   const launch = async () => {
     const port = await freePort();
     baseUrl = `http://127.0.0.1:${port}`;
+    const logFd = options.logFile ? openSync(options.logFile, 'a') : undefined;
     child = spawn(process.execPath, ['--import', 'tsx', 'main.ts'], {
       cwd: projectDirectory,
       env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', EVENTSTORE_SYNC: 'normal', ...options.env },
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: logFd === undefined ? ['ignore', 'pipe', 'pipe'] : ['ignore', logFd, logFd],
     });
-    child.stdout!.on('data', (chunk: Buffer) => (log += chunk.toString()));
-    child.stderr!.on('data', (chunk: Buffer) => (log += chunk.toString()));
-    await waitUntilHealthy(baseUrl, child, () => log);
+    if (logFd !== undefined) closeSync(logFd);
+    child.stdout?.on('data', (chunk: Buffer) => (log += chunk.toString()));
+    child.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString()));
+    await waitUntilHealthy(baseUrl, child, output);
   };
+  const output = () => (options.logFile ? readFileSync(options.logFile, 'utf8') : log);
 
   const terminate = async (signal: 'SIGTERM' | 'SIGKILL' = 'SIGTERM') => {
     if (child.exitCode !== null || child.signalCode !== null) return;
@@ -98,7 +106,7 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
       return baseUrl;
     },
     dataDir,
-    output: () => log,
+    output,
     async stop({ keepData = false } = {}) {
       await terminate();
       if (!keepData && !options.dataDir) rmSync(dataDir, { recursive: true, force: true });

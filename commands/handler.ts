@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Decider, DomainEvent } from '../domain/shared/decider.ts';
 import { WrongExpectedVersion, type EventMetadata, type EventStore } from '../infra/eventstore/port.ts';
+import { KeyedQueue } from './keyed-queue.ts';
 
 /** Who and what caused a command: becomes the metadata of every event it appends. */
 export interface CommandContext {
@@ -40,7 +41,7 @@ const MAX_CONFLICT_RETRIES = 20;
  */
 export class CommandHandler {
   private readonly cache = new Map<string, CachedState>();
-  private readonly queues = new Map<string, Promise<unknown>>();
+  private readonly queues = new KeyedQueue<string>();
 
   constructor(
     private readonly store: EventStore,
@@ -70,14 +71,7 @@ export class CommandHandler {
 
   /** Runs `work` after everything queued before it on the same stream, in this process. */
   private inStreamOrder<Result>(stream: string, work: () => Promise<Result>): Promise<Result> {
-    const previous = this.queues.get(stream) ?? Promise.resolve();
-    const run = previous.then(work, work);
-    const settled = run.catch(() => undefined);
-    this.queues.set(stream, settled);
-    void settled.then(() => {
-      if (this.queues.get(stream) === settled) this.queues.delete(stream);
-    });
-    return run;
+    return this.queues.run(stream, work);
   }
 
   private async loadNow<Event extends DomainEvent<string, object>, State>(

@@ -2,6 +2,7 @@ import type { z } from '@hono/zod-openapi';
 import type { Runtime } from '../../composition.ts';
 import { webhookDeliveryDecider, webhookDeliveryStream } from '../../domain/webhook-delivery.ts';
 import { ALL_WEBHOOK_EVENTS, MAX_WEBHOOKS_PER_WORKSPACE, webhookDecider, webhookStream } from '../../domain/webhook.ts';
+import { KeyedQueue } from '../../commands/keyed-queue.ts';
 import { newId } from '../../infra/ids.ts';
 import { OutboundTargetRefused, vetTarget } from '../../infra/outbound/request.ts';
 import { deliveryCounts, findDelivery, lastDelivery, listDeliveries } from '../../projections/webhook-deliveries.ts';
@@ -146,6 +147,11 @@ export function webhookRoutes(runtime: Runtime) {
     return row;
   };
 
+  // Registrations of one workspace run one after the other, each until the read models show it: the count a
+  // registration is checked against then includes every registration before it, so two at once cannot both take
+  // the 20th place. (Webhooks are registered only through this API, in this process.)
+  const registrations = new KeyedQueue<string>();
+
   router.openapi(createWebhook, async (c) => {
     const { workspaceId, keyId } = principalOf(c);
     const body = c.req.valid('json');
@@ -153,6 +159,11 @@ export function webhookRoutes(runtime: Runtime) {
     await checkUrl(body.url, runtime.config.ALLOW_PRIVATE_TARGETS);
     const now = runtime.clock.now();
     const webhookId = newId('wh', now);
+    await registrations.run(workspaceId, () => register(webhookId, body, workspaceId, keyId, now));
+    return c.json({ id: webhookId, url: body.url, events: body.events, status: 'active' as const, created_at: now.toISOString() }, 201);
+  });
+
+  async function register(webhookId: string, body: z.infer<typeof CreateWebhookBody>, workspaceId: string, keyId: string, now: Date): Promise<void> {
     const result = await runtime.commands.handle(
       webhookDecider,
       webhookStream(webhookId),
@@ -171,8 +182,7 @@ export function webhookRoutes(runtime: Runtime) {
       { workspaceId, actor: keyId, now },
     );
     await awaitReadModels(runtime, result.position);
-    return c.json({ id: webhookId, url: body.url, events: body.events, status: 'active' as const, created_at: now.toISOString() }, 201);
-  });
+  }
 
   router.openapi(listWebhooksRoute, (c) => {
     const { workspaceId } = principalOf(c);

@@ -111,6 +111,16 @@ webhooks('a 21st webhook in a workspace is 409 limit_exceeded with resource_type
   assert.equal(refused.body.error.details, { resource_type: 'webhook', limit: 20 });
 });
 
+webhooks('registrations at once cannot overshoot the limit: of 6 racing for the last 2 places, 2 win', async () => {
+  const racing = client(server, (await createWorkspace(server, 'Racing')).key);
+  for (let index = 0; index < 18; index++) {
+    assert.is((await racing.post('/v1/webhooks', { url: `${receiver.url}/r${index}`, events: ['*'] })).status, 201);
+  }
+  const raced = await Promise.all(Array.from({ length: 6 }, (_, index) => racing.post('/v1/webhooks', { url: `${receiver.url}/race${index}`, events: ['*'] })));
+  assert.equal(raced.map((response) => response.status).sort(), [201, 201, 409, 409, 409, 409]);
+  assert.is((await racing.get('/v1/webhooks?limit=100')).body.total, 20);
+});
+
 webhooks('workspace isolation: another workspace sees none of it (404, empty list)', async () => {
   const created = await api.post('/v1/webhooks', { url: `${receiver.url}/iso`, events: ['*'] });
   const other = client(server, (await createWorkspace(server, 'Other')).key);

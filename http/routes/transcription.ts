@@ -5,6 +5,7 @@ import { newId } from '../../infra/ids.ts';
 import { findQaScorecard } from '../../projections/qa-scorecards.ts';
 import { findTranscriptionJobDocument, listTranscriptionJobs } from '../../projections/transcription-jobs.ts';
 import { principalOf } from '../context.ts';
+import { checkOutboundTarget } from '../outbound-target-check.ts';
 import { createRouter, defineRoute } from '../define-route.ts';
 import { resourceNotFound } from '../errors.ts';
 import { prebuiltJson, prebuiltListJson } from '../list.ts';
@@ -57,6 +58,16 @@ export function transcriptionRoutes(runtime: Runtime) {
   router.openapi(submitJob, async (c) => {
     const { workspaceId, keyId } = principalOf(c);
     const body = c.req.valid('json');
+    if (body.audio_url !== undefined) {
+      // A host that does not resolve yet may by the time the job runs (else the job fails with audio_unreachable).
+      await checkOutboundTarget(body.audio_url, {
+        field: 'audio_url',
+        expected: 'an http(s) URL without credentials',
+        protocols: ['http:', 'https:'],
+        allowPrivateTargets: runtime.config.ALLOW_PRIVATE_TARGETS,
+        acceptUnresolvable: true,
+      });
+    }
     // The job pins the scorecard as it is now: later edits or a deletion do not change what it is scored against.
     let pinned = null;
     if (body.features.includes('qa_scoring') && body.qa_scorecard_id !== undefined) {

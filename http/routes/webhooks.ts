@@ -4,10 +4,10 @@ import { webhookDeliveryDecider, webhookDeliveryStream } from '../../domain/webh
 import { ALL_WEBHOOK_EVENTS, MAX_WEBHOOKS_PER_WORKSPACE, webhookDecider, webhookStream } from '../../domain/webhook.ts';
 import { KeyedQueue } from '../../commands/keyed-queue.ts';
 import { newId } from '../../infra/ids.ts';
-import { OutboundTargetRefused, vetTarget } from '../../infra/outbound/request.ts';
 import { deliveryCounts, findDelivery, lastDelivery, listDeliveries } from '../../projections/webhook-deliveries.ts';
 import { countWebhooks, findWebhook, listWebhooks, type WebhookRow } from '../../projections/webhooks.ts';
 import { principalOf } from '../context.ts';
+import { checkOutboundTarget } from '../outbound-target-check.ts';
 import { createRouter, defineRoute } from '../define-route.ts';
 import { invalidParameter, resourceNotFound } from '../errors.ts';
 import { listBody } from '../list.ts';
@@ -106,17 +106,7 @@ async function checkUrl(url: string, allowPrivateTargets: boolean): Promise<void
     throw invalidParameter('url', url, 'an https:// URL');
   }
   if (parsed.protocol !== 'https:') throw invalidParameter('url', url, 'an https:// URL', 'Webhook URLs must use https://.');
-  try {
-    await vetTarget(url, { allowPrivateTargets, protocols: ['https:'] });
-  } catch (error) {
-    if (!(error instanceof OutboundTargetRefused)) throw error;
-    throw invalidParameter(
-      'url',
-      url,
-      'an https:// URL whose host resolves only to public addresses (not private, loopback, link-local, multicast or cloud metadata)',
-      `Webhook URL refused: ${error.message}.`,
-    );
-  }
+  await checkOutboundTarget(url, { field: 'url', expected: 'an https:// URL', protocols: ['https:'], allowPrivateTargets });
 }
 
 function checkEvents(events: readonly string[]): void {

@@ -12,7 +12,14 @@ import { isPublicAddress } from './address-policy.ts';
  */
 export class OutboundTargetRefused extends Error {
   readonly code = 'target_not_allowed';
-  constructor(message: string) {
+  /**
+   * @param unresolvable the host has no address now: unlike the other refusals, this may change by itself (a
+   *   name not yet published, a DNS outage), so a caller checking a URL for later use may accept it.
+   */
+  constructor(
+    message: string,
+    readonly unresolvable = false,
+  ) {
     super(message);
     this.name = 'OutboundTargetRefused';
   }
@@ -29,7 +36,8 @@ export interface OutboundPolicy {
   protocols: ReadonlyArray<'http:' | 'https:'>;
 }
 
-export async function vetTarget(rawUrl: string, policy: OutboundPolicy): Promise<VettedTarget> {
+/** The URL itself, before any resolution: a URL, of an allowed protocol, without credentials. */
+export function vetUrl(rawUrl: string, policy: Pick<OutboundPolicy, 'protocols'>): URL {
   let url: URL;
   try {
     url = new URL(rawUrl);
@@ -40,6 +48,11 @@ export async function vetTarget(rawUrl: string, policy: OutboundPolicy): Promise
     throw new OutboundTargetRefused(`${url.protocol} URLs are not allowed (allowed: ${policy.protocols.join(', ')})`);
   }
   if (url.username || url.password) throw new OutboundTargetRefused('URLs with credentials are not allowed');
+  return url;
+}
+
+export async function vetTarget(rawUrl: string, policy: OutboundPolicy): Promise<VettedTarget> {
+  const url = vetUrl(rawUrl, policy);
   const host = url.hostname.replace(/^\[|\]$/g, '');
   let addresses: Array<{ address: string; family: number }>;
   if (isIP(host)) {
@@ -48,10 +61,10 @@ export async function vetTarget(rawUrl: string, policy: OutboundPolicy): Promise
     try {
       addresses = await dnsLookup(host, { all: true, verbatim: true });
     } catch {
-      throw new OutboundTargetRefused(`the host ${host} does not resolve`);
+      throw new OutboundTargetRefused(`the host ${host} does not resolve`, true);
     }
   }
-  if (addresses.length === 0) throw new OutboundTargetRefused(`the host ${host} does not resolve`);
+  if (addresses.length === 0) throw new OutboundTargetRefused(`the host ${host} does not resolve`, true);
   if (!policy.allowPrivateTargets) {
     const blocked = addresses.find((entry) => !isPublicAddress(entry.address));
     if (blocked) throw new OutboundTargetRefused(`${host} resolves to ${blocked.address}, a private, loopback, link-local or reserved address`);

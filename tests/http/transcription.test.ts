@@ -2,6 +2,7 @@
 // workspace isolation, and the worker wired into the server (transcript-input jobs, failing audio jobs).
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { inProcessApp } from '../support/app.ts';
 import { client, createWorkspace, freePort, startServer, type ApiClient } from '../support/server.ts';
 
 const server = await startServer({ env: { ALLOW_PRIVATE_TARGETS: 'true', WORKER_CONCURRENCY: '2' } });
@@ -148,6 +149,32 @@ test('validation: each refusal names its field, what was sent and what is expect
   const unknown = await api.post('/v1/transcription', { audio_url: 'https://example.com/a.wav', language: 'en-IN', features: ['qa_scoring'], qa_scorecard_id: 'qsc_nope' });
   assert.is(unknown.status, 404);
   assert.equal(unknown.body.error, { code: 'resource_not_found', message: 'No qa_scorecard with id qsc_nope.', details: { resource_type: 'qa_scorecard', id: 'qsc_nope' } });
+});
+
+test('an audio_url the worker would refuse is refused at once (400) when private targets are not allowed', async () => {
+  const app = await inProcessApp();
+  try {
+    const { key } = await app.workspace();
+    const urls = ['http://127.0.0.1:8080/a.wav', 'https://10.1.2.3/a.wav', 'http://169.254.169.254/latest/meta-data', 'http://localhost/a.wav', 'http://[::1]/a.wav', 'https://user:pw@127.0.0.1/a.wav'];
+    for (const url of urls) {
+      const response = await app.app.request('/v1/transcription', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ audio_url: url, language: 'en-IN' }),
+      });
+      const body = (await response.json()) as { error: { code: string; details: Record<string, unknown> } };
+      assert.is(response.status, 400, url);
+      assert.is(body.error.code, 'invalid_parameter');
+      assert.is(body.error.details.field, 'audio_url');
+      assert.is(body.error.details.provided, url);
+      assert.match(String(body.error.details.expected), /public addresses/);
+    }
+    assert.is((await app.app.request('/v1/transcription', { headers: { authorization: `Bearer ${key}` } })).status, 200);
+    const listed = (await (await app.app.request('/v1/transcription', { headers: { authorization: `Bearer ${key}` } })).json()) as { total: number };
+    assert.is(listed.total, 0, 'no job was created');
+  } finally {
+    await app.close();
+  }
 });
 
 test('another workspace\'s job and an unknown job are resource_not_found; the list shows only the workspace\'s jobs', async () => {

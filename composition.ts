@@ -13,6 +13,7 @@ import type { Logger } from './infra/logger.ts';
 import { createFileBlobStore } from './infra/blobs/file-blob-store.ts';
 import type { BlobStore } from './infra/blobs/port.ts';
 import { loadUrlSigner, type UrlSigner } from './infra/signed-url.ts';
+import { loadSecretBox, type SecretBox } from './infra/secret-box.ts';
 import { allProjections } from './projections/index.ts';
 import { ProjectionRunner } from './projections/runner.ts';
 import { ProcessRunner } from './processes/runner.ts';
@@ -37,6 +38,8 @@ export interface Runtime {
   blobs: BlobStore;
   /** Signs and checks the URLs we hand out for blobs (recording_url). */
   urlSigner: UrlSigner;
+  /** Seals secrets kept in events (webhook signing secrets). */
+  secrets: SecretBox;
   /** Starts projections, process managers and timers. */
   start(): Promise<void>;
   /** Stops background work and closes the databases. */
@@ -72,7 +75,8 @@ export function createRuntime(config: Config, logger: Logger, makeProcesses: (ru
   const timers = new TimerScheduler(readDb, commands, clock, logger);
   const blobs = createFileBlobStore(config.blobDirectory);
   const urlSigner = loadUrlSigner(config.urlSigningKeyPath, config.URL_SIGNING_SECRET);
-  const runtime = { config, logger, clock, store, commands, readDb, projections, timers, blobs, urlSigner } as Runtime;
+  const secrets = loadSecretBox(config.secretsKeyPath, config.SECRETS_KEY);
+  const runtime = { config, logger, clock, store, commands, readDb, projections, timers, blobs, urlSigner, secrets } as Runtime;
   runtime.processes = new ProcessRunner(store, readDb, makeProcesses(runtime), logger);
   runtime.start = async () => {
     projections.start();

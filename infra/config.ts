@@ -26,6 +26,7 @@ const configSchema = z.object({
   SPEECH_API_KEY: z.string().optional(),
   SPEECH_MODEL: z.string().default('whisper-1'),
   URL_SIGNING_SECRET: z.string().min(32, 'at least 32 characters').optional(),
+  SECRETS_KEY: z.string().min(32, 'at least 32 characters').optional(),
 });
 
 export type RawConfig = z.infer<typeof configSchema>;
@@ -36,6 +37,7 @@ export interface Config extends RawConfig {
   readModelPath: string;
   blobDirectory: string;
   urlSigningKeyPath: string;
+  secretsKeyPath: string;
 }
 
 export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config {
@@ -53,5 +55,6 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     readModelPath: resolve(dataDirectory, 'read.db'),
     blobDirectory: resolve(dataDirectory, 'blobs'),
     urlSigningKeyPath: resolve(dataDirectory, 'url-signing.key'),
+    secretsKeyPath: resolve(dataDirectory, 'secrets.key'),
   };
 }

@@ -1,6 +1,5 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { loadOrCreateKey } from './local-key.ts';
 
 /**
  * Signed URLs for what we serve without a bearer key (call recordings): `path?expires=<unix seconds>&signature=
@@ -30,18 +29,9 @@ export class UrlSigner {
 }
 
 /**
- * The signing secret: `URL_SIGNING_SECRET` when set (several servers sharing a DATA_DIR must agree), otherwise a
- * random one created on first start and kept in `DATA_DIR/url-signing.key` (mode 0600), so URLs survive restarts.
+ * The signing secret: `URL_SIGNING_SECRET` when set, otherwise a random one kept in `DATA_DIR/url-signing.key`
+ * (infra/local-key.ts), so URLs survive restarts.
  */
 export function loadUrlSigner(keyPath: string, configured?: string): UrlSigner {
-  if (configured) return new UrlSigner(Buffer.from(configured, 'utf8'));
-  if (!existsSync(keyPath)) {
-    mkdirSync(dirname(keyPath), { recursive: true });
-    try {
-      writeFileSync(keyPath, randomBytes(32).toString('hex'), { mode: 0o600, flag: 'wx' });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    }
-  }
-  return new UrlSigner(Buffer.from(readFileSync(keyPath, 'utf8').trim(), 'hex'));
+  return new UrlSigner(loadOrCreateKey(keyPath, configured));
 }

@@ -39,6 +39,7 @@ async function runService(input: ServiceInput): Promise<void> {
   const { webhookProcessManagers } = await import('../processes/webhooks/index.ts');
   const { webhookDecider, webhookStream } = await import('../domain/webhook.ts');
   const { newId } = await import('../infra/ids.ts');
+  const { registerWebhookCommand } = await import('../commands/register-webhook.ts');
   const runtime = createRuntime(loadConfig(), createLogger('warn'), (rt) => webhookProcessManagers(rt, () => null));
   await runtime.start();
   const now = runtime.clock.now();
@@ -47,7 +48,7 @@ async function runService(input: ServiceInput): Promise<void> {
     await runtime.commands.handle(
       webhookDecider,
       webhookStream(webhookId),
-      { type: 'RegisterWebhook', data: { webhook_id: webhookId, workspace_id: 'ws_bench', url, events: ['transcription.completed'], secret: SECRET, created_at: now.toISOString(), registered_webhooks: 0 } },
+      registerWebhookCommand(runtime.secrets, { webhook_id: webhookId, workspace_id: 'ws_bench', url, events: ['transcription.completed'], secret: SECRET, created_at: now.toISOString(), registered_webhooks: 0 }),
       { workspaceId: 'ws_bench', actor: 'bench', now },
     );
   }

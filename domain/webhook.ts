@@ -4,7 +4,9 @@ import { alreadyDone, DomainError, notFound } from './shared/errors.ts';
 /**
  * A webhook (stream `webhook-<id>`, id `wh_...`): where a workspace wants its events delivered. Registered once,
  * deleted permanently (to restore one, register again: a new id). The signing secret is kept in the event because
- * the sender needs it to sign every delivery; it is never part of a response or a log line.
+ * the sender needs it to sign every delivery, sealed (infra/secret-box.ts: `secret_sealed: true`) under a key that
+ * is not in the event store; registrations recorded before sealing existed carry it in plain text (no
+ * `secret_sealed`) and are still honoured. It is never part of a response or a log line.
  */
 
 /** The events a webhook can subscribe to (SPEC "Events", plus `transcription.failed`). */
@@ -45,7 +47,9 @@ export interface RegisterWebhook {
     workspace_id: string;
     url: string;
     events: string[];
+    /** Sealed with the webhook id as owner (SecretBox), or null without a secret. */
     secret: string | null;
+    secret_sealed: true;
     created_at: string;
     /** Live webhooks of the workspace before this one (the route counts them). */
     registered_webhooks: number;
@@ -63,7 +67,16 @@ export type WebhookCommand = RegisterWebhook | DeleteWebhook;
 
 export type WebhookRegistered = DomainEvent<
   'WebhookRegistered',
-  { webhook_id: string; workspace_id: string; url: string; events: string[]; secret: string | null; created_at: string }
+  {
+    webhook_id: string;
+    workspace_id: string;
+    url: string;
+    events: string[];
+    secret: string | null;
+    /** Absent in registrations recorded before secrets were sealed: `secret` is then plain text. */
+    secret_sealed?: true;
+    created_at: string;
+  }
 >;
 export type WebhookDeleted = DomainEvent<'WebhookDeleted', { webhook_id: string; deleted_at: string }>;
 
@@ -77,14 +90,16 @@ export interface WebhookState {
   workspaceId: string;
   url: string;
   events: string[];
+  /** As recorded: sealed when `secretSealed`, plain text in registrations from before sealing. */
   secret: string | null;
+  secretSealed: boolean;
   createdAt: string;
 }
 
 export const webhookStream = (webhookId: string): string => `webhook-${webhookId}`;
 
 export const webhookDecider: Decider<WebhookCommand, WebhookEvent, WebhookState> = {
-  initialState: () => ({ status: 'none', webhookId: '', workspaceId: '', url: '', events: [], secret: null, createdAt: '' }),
+  initialState: () => ({ status: 'none', webhookId: '', workspaceId: '', url: '', events: [], secret: null, secretSealed: false, createdAt: '' }),
 
   evolve(state, event) {
     switch (event.type) {
@@ -96,6 +111,7 @@ export const webhookDecider: Decider<WebhookCommand, WebhookEvent, WebhookState>
           url: event.data.url,
           events: event.data.events,
           secret: event.data.secret,
+          secretSealed: event.data.secret_sealed === true,
           createdAt: event.data.created_at,
         };
       case 'WebhookDeleted':

@@ -6,8 +6,10 @@ import { promisify } from 'node:util';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { CommandHandler } from '../commands/handler.ts';
+import { registerWebhookCommand } from '../commands/register-webhook.ts';
 import { webhookDecider, webhookStream } from '../domain/webhook.ts';
 import { createSqliteEventStore } from '../infra/eventstore/sqlite.ts';
+import { loadSecretBox } from '../infra/secret-box.ts';
 
 const run = promisify(execFile);
 const dataDir = mkdtempSync(join(tmpdir(), 'cli-'));
@@ -65,12 +67,21 @@ test('set-rate-limit and streams for auditors', async () => {
 test('streams read shows a webhook secret as [redacted]', async () => {
   // Appended straight to the same events.db, as the server would (the CLI and the server share DATA_DIR).
   const store = createSqliteEventStore(join(dataDir, 'events.db'));
-  const register = { type: 'RegisterWebhook' as const, data: { webhook_id: 'wh_cli', workspace_id: workspaceId, url: 'https://example.com/h', events: ['*'], secret: 'whsec_do_not_show', created_at: new Date().toISOString(), registered_webhooks: 0 } };
+  const register = registerWebhookCommand(loadSecretBox(join(dataDir, 'secrets.key')), {
+    webhook_id: 'wh_cli',
+    workspace_id: workspaceId,
+    url: 'https://example.com/h',
+    events: ['*'],
+    secret: 'whsec_do_not_show',
+    created_at: new Date().toISOString(),
+    registered_webhooks: 0,
+  });
   await new CommandHandler(store).handle(webhookDecider, webhookStream('wh_cli'), register, { workspaceId, actor: 'test', now: new Date() });
   await store.close();
   const { stdout, code } = await cli('streams', 'read', 'webhook-wh_cli', '--json');
   assert.is(code, 0);
   assert.not.ok(stdout.includes('whsec_do_not_show'), stdout);
+  assert.not.ok(stdout.includes(register.data.secret!), 'not even sealed');
   assert.is(JSON.parse(stdout.trim()).data.secret, '[redacted]');
 });
 

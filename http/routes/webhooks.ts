@@ -3,6 +3,7 @@ import type { Runtime } from '../../composition.ts';
 import { webhookDeliveryDecider, webhookDeliveryStream } from '../../domain/webhook-delivery.ts';
 import { ALL_WEBHOOK_EVENTS, MAX_WEBHOOKS_PER_WORKSPACE, webhookDecider, webhookStream } from '../../domain/webhook.ts';
 import { KeyedQueue } from '../../commands/keyed-queue.ts';
+import { registerWebhookCommand } from '../../commands/register-webhook.ts';
 import { newId } from '../../infra/ids.ts';
 import { deliveryCounts, findDelivery, lastDelivery, listDeliveries } from '../../projections/webhook-deliveries.ts';
 import { countWebhooks, findWebhook, listWebhooks, type WebhookRow } from '../../projections/webhooks.ts';
@@ -157,18 +158,15 @@ export function webhookRoutes(runtime: Runtime) {
     const result = await runtime.commands.handle(
       webhookDecider,
       webhookStream(webhookId),
-      {
-        type: 'RegisterWebhook',
-        data: {
-          webhook_id: webhookId,
-          workspace_id: workspaceId,
-          url: body.url,
-          events: body.events,
-          secret: body.secret ?? null,
-          created_at: now.toISOString(),
-          registered_webhooks: countWebhooks(runtime.readDb, workspaceId),
-        },
-      },
+      registerWebhookCommand(runtime.secrets, {
+        webhook_id: webhookId,
+        workspace_id: workspaceId,
+        url: body.url,
+        events: body.events,
+        secret: body.secret ?? null,
+        created_at: now.toISOString(),
+        registered_webhooks: countWebhooks(runtime.readDb, workspaceId),
+      }),
       { workspaceId, actor: keyId, now },
     );
     await awaitReadModels(runtime, result.position);

@@ -9,13 +9,14 @@ import {
   type WebhookDeliveryCancelled,
   type WebhookDeliveryCreated,
 } from '../../domain/webhook-delivery.ts';
-import { webhookDecider, webhookStream } from '../../domain/webhook.ts';
+import { webhookDecider, webhookStream, type WebhookState } from '../../domain/webhook.ts';
 import { DomainError } from '../../domain/shared/errors.ts';
 import type { RecordedEvent } from '../../infra/eventstore/port.ts';
+import { UnreadableSecret } from '../../infra/secret-box.ts';
 import { dueDeliveries, openDeliveryIds } from '../../projections/webhook-deliveries.ts';
 import type { ProcessManager } from '../process-manager.ts';
 import { DEFAULT_QUEUE_LIMITS, DeliveryQueue, type QueueLimits } from './delivery-queue.ts';
-import { sendDelivery } from './sender.ts';
+import { sendDelivery, type SendResult } from './sender.ts';
 
 const ACTOR = 'webhook-dispatcher';
 const RECOVERY_BATCH = 1_000;
@@ -63,18 +64,24 @@ export function webhookDispatcher(runtime: Runtime, limits: QueueLimits = DEFAUL
     // Deleted: delivery stops at once (the WebhookDeleted handler cancels what is left).
     if (webhook.status !== 'active') return;
     const number = state.attempts + 1;
-    const result = await sendDelivery(
-      {
-        url: webhook.url,
-        secret: webhook.secret,
-        body: state.created.body,
-        event: state.created.event,
-        eventId: state.created.event_id,
-        deliveryId,
-        attempt: number,
-      },
-      { allowPrivateTargets: runtime.config.ALLOW_PRIVATE_TARGETS, signal: shutdown.signal },
-    );
+    const secret = signingSecretOf(webhook);
+    // A secret that cannot be opened (the key changed) fails the attempt: a delivery is never sent unsigned when
+    // the webhook has a secret. It is retried on the usual schedule, so restoring the key lets it through.
+    const result: SendResult =
+      secret instanceof UnreadableSecret
+        ? { interrupted: false, http_status: null, error: secret.message, duration_ms: 0 }
+        : await sendDelivery(
+            {
+              url: webhook.url,
+              secret,
+              body: state.created.body,
+              event: state.created.event,
+              eventId: state.created.event_id,
+              deliveryId,
+              attempt: number,
+            },
+            { allowPrivateTargets: runtime.config.ALLOW_PRIVATE_TARGETS, signal: shutdown.signal },
+          );
     if (result.interrupted) return;
     try {
       const recorded = await runtime.commands.handle(
@@ -91,6 +98,18 @@ export function webhookDispatcher(runtime: Runtime, limits: QueueLimits = DEFAUL
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
       runtime.logger.debug({ delivery_id: deliveryId, code: error.code }, 'attempt not recorded (already recorded?)');
+    }
+  }
+
+  /** The plain signing secret (null: none), opening a sealed one; UnreadableSecret when it cannot be opened. */
+  function signingSecretOf(webhook: WebhookState): string | null | UnreadableSecret {
+    if (webhook.secret === null || !webhook.secretSealed) return webhook.secret;
+    try {
+      return runtime.secrets.open(webhook.secret, webhook.webhookId);
+    } catch (error) {
+      if (!(error instanceof UnreadableSecret)) throw error;
+      runtime.logger.error({ webhook_id: webhook.webhookId }, error.message);
+      return error;
     }
   }
 

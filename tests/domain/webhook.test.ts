@@ -5,17 +5,30 @@ import { given } from './given-when-then.ts';
 
 const webhooks = suite('webhook decider');
 const at = '2026-03-01T10:00:00.000Z';
+// What the route records: the secret sealed (commands/register-webhook.ts); the decider keeps it as given.
+const SEALED = 'v1.aXY.dGFn.Y2lwaGVy';
 const registered: WebhookEvent = {
   type: 'WebhookRegistered',
-  data: { webhook_id: 'wh_1', workspace_id: 'ws_1', url: 'https://hooks.example.com/a', events: ['call.completed'], secret: 's3cret', created_at: at },
+  data: { webhook_id: 'wh_1', workspace_id: 'ws_1', url: 'https://hooks.example.com/a', events: ['call.completed'], secret: SEALED, secret_sealed: true, created_at: at },
 };
 const register = (registeredWebhooks = 0) => ({
   type: 'RegisterWebhook' as const,
-  data: { webhook_id: 'wh_1', workspace_id: 'ws_1', url: 'https://hooks.example.com/a', events: ['call.completed'], secret: 's3cret', created_at: at, registered_webhooks: registeredWebhooks },
+  data: { webhook_id: 'wh_1', workspace_id: 'ws_1', url: 'https://hooks.example.com/a', events: ['call.completed'], secret: SEALED, secret_sealed: true as const, created_at: at, registered_webhooks: registeredWebhooks },
 });
 
-webhooks('given nothing, when registered, then WebhookRegistered keeps the secret (the sender signs with it)', () => {
+webhooks('given nothing, when registered, then WebhookRegistered keeps the sealed secret (the sender opens it to sign)', () => {
   given(webhookDecider).when(register()).then([registered]);
+  const state = webhookDecider.evolve(webhookDecider.initialState(), registered);
+  assert.equal([state.secret, state.secretSealed], [SEALED, true]);
+});
+
+webhooks('a registration recorded before sealing existed: its plain secret is kept as plain text', () => {
+  const legacy: WebhookEvent = {
+    type: 'WebhookRegistered',
+    data: { webhook_id: 'wh_0', workspace_id: 'ws_1', url: 'https://hooks.example.com/a', events: ['*'], secret: 's3cret', created_at: at },
+  };
+  const state = webhookDecider.evolve(webhookDecider.initialState(), legacy);
+  assert.equal([state.secret, state.secretSealed], ['s3cret', false]);
 });
 
 webhooks('given a registered webhook, when registered again with the same id, then already_exists', () => {

@@ -4,7 +4,9 @@
  * (campaign, call, transcription job). The certificate is trusted by setting the CA of Node's global HTTPS agent
  * in this process — the in-process stand-in for NODE_EXTRA_CA_CERTS, which the end-to-end suite uses.
  */
+import { existsSync, readFileSync } from 'node:fs';
 import https from 'node:https';
+import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Runtime } from '../../composition.ts';
@@ -12,8 +14,10 @@ import { callDecider, callStream, type CallCommand } from '../../domain/call.ts'
 import { campaignDecider, campaignStream, type CampaignCommand } from '../../domain/campaign.ts';
 import { RETRY_DELAYS_MS, webhookDeliveryDecider, webhookDeliveryStream } from '../../domain/webhook-delivery.ts';
 import { webhookDecider, webhookStream } from '../../domain/webhook.ts';
+import { registerWebhookCommand } from '../../commands/register-webhook.ts';
 import type { ManualClock } from '../../infra/clock/manual.ts';
 import { newId } from '../../infra/ids.ts';
+import { SecretBox } from '../../infra/secret-box.ts';
 import { listDeliveries, type DeliveryDocument } from '../../projections/webhook-deliveries.ts';
 import { webhookProcessManagers } from '../../processes/webhooks/index.ts';
 import { createCommand } from '../domain/campaign-fixtures.ts';
@@ -47,7 +51,7 @@ async function register(runtime: Runtime, workspaceId: string, url: string, even
   const result = await runtime.commands.handle(
     webhookDecider,
     webhookStream(webhookId),
-    { type: 'RegisterWebhook', data: { webhook_id: webhookId, workspace_id: workspaceId, url, events, secret, created_at: now.toISOString(), registered_webhooks: 0 } },
+    registerWebhookCommand(runtime.secrets, { webhook_id: webhookId, workspace_id: workspaceId, url, events, secret, created_at: now.toISOString(), registered_webhooks: 0 }),
     { workspaceId, actor: 'test', now },
   );
   await runtime.projections.waitForPosition(result.position);
@@ -291,6 +295,54 @@ webhooks('the full retry schedule on the manual clock: 1 min, 5 min, 30 min, 2 h
     assert.is(receiver.requests[6]!.body.id, receiver.requests[0]!.body.id);
   } finally {
     await receiver.close();
+    await runtime.close();
+    remove();
+  }
+});
+
+webhooks('secrets are sealed at rest; a registration from before sealing (plain secret) still signs; one that cannot be opened is never sent unsigned', async () => {
+  const { runtime, remove, dataDir } = start();
+  await runtime.start();
+  const sealed = await startReceiver(certificate, SECRET);
+  const legacy = await startReceiver(certificate, 'whsec_legacy_plain');
+  const unreadable = await startReceiver(certificate, SECRET);
+  const ws = 'ws_sealed';
+  try {
+    await register(runtime, ws, sealed.url, ['transcription.completed']);
+    const legacyId = newId('wh', runtime.clock.now());
+    const at = runtime.clock.now().toISOString();
+    await runtime.store.append(
+      webhookStream(legacyId),
+      [
+        {
+          type: 'WebhookRegistered',
+          data: { webhook_id: legacyId, workspace_id: ws, url: legacy.url, events: ['transcription.completed'], secret: 'whsec_legacy_plain', created_at: at },
+          metadata: { workspace_id: ws, actor: 'test', correlation_id: 'c', causation_id: null, occurred_at: at, schema_version: 1 },
+        },
+      ],
+      { expectedRevision: 'no_stream' },
+    );
+    const lostId = newId('wh', runtime.clock.now());
+    const anotherKey = new SecretBox(Buffer.from('a key this service does not have'));
+    await runtime.commands.handle(
+      webhookDecider,
+      webhookStream(lostId),
+      registerWebhookCommand(anotherKey, { webhook_id: lostId, workspace_id: ws, url: unreadable.url, events: ['transcription.completed'], secret: SECRET, created_at: at, registered_webhooks: 0 }),
+      { workspaceId: ws, actor: 'test', now: runtime.clock.now() },
+    );
+    await transcriptionEvent(runtime, ws, 'TranscriptionJobCompleted', 'job_sealed');
+    await eventually(() => sealed.requests.length === 1 && legacy.requests.length === 1, 5_000, 'signed deliveries');
+    assert.is(sealed.requests[0]!.signatureValid, true, 'signed with the opened secret');
+    assert.is(legacy.requests[0]!.signatureValid, true, 'signed with the plain legacy secret');
+    await eventually(async () => (await deliveriesOf(runtime, lostId))[0]?.status === 'retrying', 5_000, 'the unreadable one to fail');
+    const [failed] = await deliveriesOf(runtime, lostId);
+    assert.match(String(failed!.attempts[0]!.error), /cannot be opened/);
+    assert.is(unreadable.requests.length, 0, 'nothing sent unsigned');
+    const stored = ['events.db', 'events.db-wal'].map((file) => (existsSync(join(dataDir, file)) ? readFileSync(join(dataDir, file)).toString('latin1') : '')).join('');
+    assert.ok(stored.includes('whsec_legacy_plain'), 'the raw legacy event is in the store (the check can see plain text)');
+    assert.not.ok(stored.includes(SECRET), 'no sealed secret is stored readable');
+  } finally {
+    await Promise.all([sealed.close(), legacy.close(), unreadable.close()]);
     await runtime.close();
     remove();
   }

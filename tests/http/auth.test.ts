@@ -1,7 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { inProcessApp } from '../support/app.ts';
-import { cli, client, createWorkspace, startServer, type ApiClient, type TestServer, type Workspace } from '../support/server.ts';
+import { cli, client, createWorkspace, setRateLimit, startServer, type ApiClient, type TestServer, type Workspace } from '../support/server.ts';
 
 const UNAUTHORIZED = {
   error: { code: 'unauthorized', message: 'A valid API key is required: header Authorization: Bearer <key>.', details: {} },
@@ -89,6 +89,37 @@ auth('a key revoked by the operator CLI in another process fails on the very nex
   const result = await cli(server.dataDir, ['keys', 'revoke', spare.id, '--json']);
   assert.is(result.code, 0, result.stderr);
   assert.is((await spareApi.get('/v1/api-keys')).status, 401);
+});
+
+auth('under load (many requests per event-loop turn), a key revoked by the CLI fails on the very next request', async () => {
+  // A workspace of its own, its limit raised: the load must not use up the other tests' rate limit.
+  const busy = await createWorkspace(server, 'Busy');
+  await setRateLimit(server, busy.workspaceId, 1_000_000);
+  const created = await client(server, busy.key).post('/v1/api-keys', { name: 'spare', scope: 'Read-Write' });
+  assert.is(created.status, 201, created.text);
+  const spare = { id: created.body.id as string, key: created.body.key as string };
+  const spareApi = client(server, spare.key);
+  let loading = true;
+  let served = 0;
+  const load = Promise.all(
+    Array.from({ length: 16 }, async () => {
+      while (loading) {
+        await spareApi.get('/v1/scripts?limit=5');
+        served++;
+      }
+    }),
+  );
+  try {
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const result = await cli(server.dataDir, ['keys', 'revoke', spare.id, '--json']);
+    assert.is(result.code, 0, result.stderr);
+    const after = await spareApi.get('/v1/scripts');
+    assert.is(after.status, 401);
+  } finally {
+    loading = false;
+    await load;
+  }
+  assert.ok(served > 50, `the server was under load (${served} requests)`);
 });
 
 auth('a Read-Only key is refused with 403 on every non-GET route the app serves', async () => {

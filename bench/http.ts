@@ -9,7 +9,7 @@
  *      (raised for the bench workspace), scopes, query validation and the page of 20 scripts (25 exist) from the
  *      read models.
  *
- * autocannon on loopback, 50 connections. After a warm-up of each, BENCH_ROUNDS rounds (default 5) measure the
+ * autocannon on loopback, 50 connections. After a warm-up of each, BENCH_ROUNDS rounds (default 9) measure the
  * baseline then the chain for BENCH_SECONDS (default 5) each, so both see the same machine load; the figures are
  * the medians over the rounds, the ratio the median of the rounds' ratios. The machine is shared: run it with
  * `nice -n -10` (as root) to keep other work from skewing one side.
@@ -37,7 +37,7 @@ const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 
 const CONNECTIONS = 50;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 9);
 const WARM_UP_SECONDS = 2;
 const LOG_LEVEL = process.env.LOG_LEVEL ?? 'info';
 

@@ -8,6 +8,7 @@ import type { Server } from 'node:http';
 import { createRuntime } from './composition.ts';
 import { createHttpApp } from './http/app.ts';
 import { loadConfig } from './infra/config.ts';
+import { lockDataDir } from './infra/data-dir-lock.ts';
 import { createLogger } from './infra/logger.ts';
 import { createProcessManagers } from './processes/index.ts';
 
@@ -16,6 +17,7 @@ const SHUTDOWN_GRACE_MS = 10_000;
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.LOG_LEVEL);
+  const lock = lockDataDir(config.dataDirectory);
   const runtime = createRuntime(config, logger, createProcessManagers);
   await runtime.start();
   const app = createHttpApp(runtime);
@@ -41,6 +43,7 @@ async function main(): Promise<void> {
       server.closeIdleConnections();
     });
     await runtime.close();
+    lock.release();
     logger.info('stopped');
     process.exit(0);
   };

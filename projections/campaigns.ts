@@ -1,5 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { CampaignCreated, CampaignSchedule, CampaignStatus, CallingHours, CompletionReason } from '../domain/campaign.ts';
+import { CAMPAIGN_LIFECYCLE_EVENT_TYPES } from '../domain/campaign.ts';
 import { DISPOSITIONS, type Disposition, type DispositionSummary } from '../domain/shared/disposition.ts';
 import type { RecordedEvent } from '../infra/eventstore/port.ts';
 import type { Projection } from './projection.ts';
@@ -17,12 +18,7 @@ export const campaignsProjection: Projection = {
   version: 1,
   tables: ['campaigns'],
   eventTypes: [
-    'CampaignCreated',
-    'CampaignStarted',
-    'CampaignPaused',
-    'CampaignResumed',
-    'CampaignStopped',
-    'CampaignCompleted',
+    ...CAMPAIGN_LIFECYCLE_EVENT_TYPES,
     'ContactAttemptStarted',
     'ContactAttemptEnded',
     'ContactFinalized',

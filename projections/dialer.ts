@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3';
+import { CAMPAIGN_LIFECYCLE_EVENT_TYPES } from '../domain/campaign.ts';
 import type { Projection } from './projection.ts';
 
 /**
@@ -11,12 +12,7 @@ export const dialerProjection: Projection = {
   version: 1,
   tables: ['dialer_campaigns', 'dialer_calls'],
   eventTypes: [
-    'CampaignCreated',
-    'CampaignStarted',
-    'CampaignPaused',
-    'CampaignResumed',
-    'CampaignStopped',
-    'CampaignCompleted',
+    ...CAMPAIGN_LIFECYCLE_EVENT_TYPES,
     'CallPlaced',
     'CallEnded',
     'CallFailed',

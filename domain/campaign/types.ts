@@ -198,6 +198,16 @@ export type CampaignEvent =
   | ContactFinalized
   | ContactsRemoved;
 
+/** The campaign's own status moves, from creation to its end: what follows a campaign's lifecycle reacts to. */
+export const CAMPAIGN_LIFECYCLE_EVENT_TYPES = [
+  'CampaignCreated',
+  'CampaignStarted',
+  'CampaignPaused',
+  'CampaignResumed',
+  'CampaignStopped',
+  'CampaignCompleted',
+] as const satisfies ReadonlyArray<CampaignEvent['type']>;
+
 export const CAMPAIGN_EVENT_TYPES: ReadonlyArray<CampaignEvent['type']> = [
   'CampaignCreated',
   'ContactsAdded',

@@ -1,6 +1,7 @@
 import type { Runtime } from '../../composition.ts';
 import { callDecider, callStream, type PlaceCall } from '../../domain/call.ts';
 import {
+  CAMPAIGN_LIFECYCLE_EVENT_TYPES,
   campaignDecider,
   campaignStream,
   contactTemplateValues,
@@ -57,12 +58,7 @@ type DialResult = 'dialed' | 'skipped' | 'idle';
 export class Dialer implements ProcessManager {
   readonly name = 'calling-dialer';
   readonly eventTypes = [
-    'CampaignCreated',
-    'CampaignStarted',
-    'CampaignResumed',
-    'CampaignPaused',
-    'CampaignStopped',
-    'CampaignCompleted',
+    ...CAMPAIGN_LIFECYCLE_EVENT_TYPES,
     'ContactRetryScheduled',
     'TimerFired',
     'WorkspaceDialingConcurrencySet',

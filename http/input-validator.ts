@@ -1,5 +1,6 @@
 import type { Context, Handler } from 'hono';
 import type { ZodError, ZodType } from 'zod';
+import { BoundedMemo } from '../infra/bounded-memo.ts';
 import type { AppEnv } from './context.ts';
 
 /** define-route.ts's validationHook: throws the 400 of a failed check. */
@@ -35,12 +36,12 @@ const REMEMBERED_QUERIES = 256;
 /**
  * A route's query strings and what they parse to. Parsing is a pure function of the string (query schemas are
  * synchronous and take nothing but their input: no defaults computed from the clock), and clients repeat the same
- * few strings (`limit=20`, the next page...), so a string seen before is answered from here: the parse, zod's
- * checks and the object they build cost more than the rest of a cached read. Only valid strings are kept; values
- * are frozen, since every request of that string shares one. Bounded: when full it starts over.
+ * few strings (`limit=20`, the next page...), so a string seen before is answered from memory: the parse, zod's
+ * checks and the object they build cost more than the rest of a cached read. Only valid strings are remembered (an
+ * invalid one throws our 400); values are frozen, since every request of that string shares one.
  */
 class ParsedQueries {
-  private readonly values = new Map<string, object>();
+  private readonly values = new BoundedMemo<string, object>(REMEMBERED_QUERIES);
 
   constructor(private readonly schema: ZodType) {}
 
@@ -48,12 +49,7 @@ class ParsedQueries {
     const url = c.req.url;
     const start = url.indexOf('?');
     const search = start === -1 ? '' : url.slice(start + 1);
-    const known = this.values.get(search);
-    if (known) return known;
-    const value = deepFreeze(parse(c, 'query', this.schema, queryValues(search), hook));
-    if (this.values.size >= REMEMBERED_QUERIES) this.values.clear();
-    this.values.set(search, value);
-    return value;
+    return this.values.get(search, () => deepFreeze(parse(c, 'query', this.schema, queryValues(search), hook)));
   }
 }
 

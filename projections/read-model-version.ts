@@ -1,4 +1,5 @@
 import type { Database, Statement } from 'better-sqlite3';
+import { BoundedMemo } from '../infra/bounded-memo.ts';
 
 /**
  * Tells whether the read-model database may have changed since the last look, so that a copy of a few read-model
@@ -69,14 +70,16 @@ export class ReadModelVersion {
 
 /**
  * Read-model rows kept in memory while the read models are unchanged (see ReadModelVersion): every entry is
- * dropped as soon as anything was committed, so what `get` answers is what a query would answer now. Bounded:
- * when full it starts over, so keys nobody sends again do not pile up.
+ * dropped as soon as anything was committed, so what `get` answers is what a query would answer now. Bounded
+ * (BoundedMemo), so keys nobody sends again do not pile up.
  */
 export class ReadModelCache<K, V> {
-  private readonly entries = new Map<K, V>();
+  private readonly entries: BoundedMemo<K, V>;
   private generation = -1;
 
-  constructor(private readonly maxEntries = 10_000) {}
+  constructor(maxEntries = 10_000) {
+    this.entries = new BoundedMemo(maxEntries);
+  }
 
   /** The value of `key` at `generation` (from `ReadModelVersion.current()`), loading it when not held. */
   get(generation: number, key: K, load: (key: K) => V): V {
@@ -84,11 +87,6 @@ export class ReadModelCache<K, V> {
       this.entries.clear();
       this.generation = generation;
     }
-    const held = this.entries.get(key);
-    if (held !== undefined || this.entries.has(key)) return held as V;
-    const value = load(key);
-    if (this.entries.size >= this.maxEntries) this.entries.clear();
-    this.entries.set(key, value);
-    return value;
+    return this.entries.get(key, load);
   }
 }

@@ -1,4 +1,5 @@
 import { containsApiKeySecret } from '../../infra/api-key-secret.ts';
+import { BoundedMemo } from '../../infra/bounded-memo.ts';
 import { unauthorized } from '../errors.ts';
 
 /** Query parameters that carry credentials in other APIs; ours never accepts them (spec: "not in the URL"). */
@@ -14,17 +15,16 @@ const CREDENTIAL_PARAMETERS = new Set([
 export function refuseKeysInUrl(url: string): void {
   if (containsApiKeySecret(url)) throw unauthorized();
   const queryStart = url.indexOf('?');
-  if (queryStart === -1) return;
-  const query = url.slice(queryStart + 1);
-  if (CLEAN_QUERIES.has(query)) return;
+  if (queryStart !== -1) CLEAN_QUERIES.get(url.slice(queryStart + 1), refuseCredentialParameters);
+}
+
+function refuseCredentialParameters(query: string): true {
   for (const name of new URLSearchParams(query).keys()) {
     if (CREDENTIAL_PARAMETERS.has(name.toLowerCase())) throw unauthorized();
   }
-  if (CLEAN_QUERIES.size >= REMEMBERED_QUERIES) CLEAN_QUERIES.clear();
-  CLEAN_QUERIES.add(query);
+  return true;
 }
 
-// Query strings already found free of credential parameters: clients repeat a few (`limit=20`), and parsing one
-// costs more than the look-up. Bounded: when full it starts over.
-const REMEMBERED_QUERIES = 1_024;
-const CLEAN_QUERIES = new Set<string>();
+// Query strings already found free of credential parameters (one that has any throws, so it is never
+// remembered): clients repeat a few (`limit=20`), and parsing one costs more than the look-up.
+const CLEAN_QUERIES = new BoundedMemo<string, true>(1_024);

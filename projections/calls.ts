@@ -150,18 +150,11 @@ export interface CallRecord {
   transcript_job_id: string | null;
 }
 
-/** The spec's call list item: exactly these fields. */
-export interface CallListItem {
-  id: string;
-  campaign_id: string | null;
-  contact: { phone: string; name: string };
-  status: CallStatus;
-  disposition: Disposition | null;
-  duration_seconds: number;
-  language: string;
-  started_at: string;
-  ended_at: string | null;
-}
+/** The spec's call list item: exactly these fields of the call. */
+export type CallListItem = Pick<
+  CallRecord,
+  'id' | 'campaign_id' | 'contact' | 'status' | 'disposition' | 'duration_seconds' | 'language' | 'started_at' | 'ended_at'
+>;
 
 interface CallRow {
   call_id: string;

@@ -3,6 +3,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { inProcessApp } from '../support/app.ts';
+import { RENEWAL_TRANSCRIPT } from '../support/transcripts.ts';
 import { client, createWorkspace, freePort, startServer, type ApiClient } from '../support/server.ts';
 
 const server = await startServer({ env: { ALLOW_PRIVATE_TARGETS: 'true', WORKER_CONCURRENCY: '2' } });
@@ -10,11 +11,7 @@ const api: ApiClient = client(server, (await createWorkspace(server, 'Analysis')
 const stranger: ApiClient = client(server, (await createWorkspace(server, 'Other')).key);
 const closedPort = await freePort();
 
-const TRANSCRIPT = [
-  { speaker: 'agent', text: 'Good morning, this is Asha from the bank. Your loan is due for renewal.', start_time: 0.4, end_time: 4.2 },
-  { speaker: 'customer', text: 'Yes, I want to renew my loan. The service has been very good.', start_time: 4.8, end_time: 8.1, confidence: 0.93 },
-  { speaker: 'agent', text: 'Thank you, our team will call you tomorrow.', start_time: 8.6, end_time: 11 },
-];
+const TRANSCRIPT = RENEWAL_TRANSCRIPT;
 const SCORECARD = {
   name: 'Renewal QA',
   pass_threshold: 70,

@@ -19,6 +19,7 @@ import { encodeWav } from '../../../infra/speech/wav.ts';
 import { wordErrorRate } from '../../../infra/speech/wer.ts';
 import { freePort } from '../../support/server.ts';
 import { eventually, testRuntime } from '../../support/runtime.ts';
+import { RENEWAL_TRANSCRIPT } from '../../support/transcripts.ts';
 
 const SCRIPT: ScriptLine[] = [
   { side: 'agent', text: 'Good morning, I am calling from the bank about your loan.' },
@@ -207,11 +208,7 @@ test('a loopback audio_url is refused without ALLOW_PRIVATE_TARGETS', async () =
 
 test('a transcript-input job skips recognition and runs the features, QA included, on the transcript as given', async () => {
   const { runtime } = shared;
-  const transcript = [
-    { speaker: 'agent', text: 'Good morning, this is Asha from the bank. Your loan is due for renewal.', start_time: 0.4, end_time: 4.2 },
-    { speaker: 'customer', text: 'Yes, I want to renew my loan. The service has been very good.', start_time: 4.8, end_time: 8.1, confidence: 0.93 },
-    { speaker: 'agent', text: 'Thank you, our team will call you tomorrow.', start_time: 8.6, end_time: 11 },
-  ];
+  const transcript = RENEWAL_TRANSCRIPT;
   const definition = {
     name: 'Renewal QA',
     pass_threshold: 70,

@@ -11,7 +11,7 @@ import { createRuntime, type Runtime } from './composition.ts';
 import { API_KEY_SCOPES, apiKeyDecider, apiKeyStream, type ApiKeyScope } from './domain/api-key.ts';
 import { DomainError } from './domain/shared/errors.ts';
 import { workspaceDecider, workspaceStream } from './domain/workspace.ts';
-import { hashApiKeySecret, newApiKeySecret } from './infra/api-key-secret.ts';
+import { hashApiKeySecret, newApiKeySecret } from './infra/crypto/api-key-secret.ts';
 import { loadConfig } from './infra/config.ts';
 import { newId } from './infra/ids.ts';
 import { createLogger } from './infra/logger.ts';

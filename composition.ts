@@ -1,33 +1,52 @@
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { CommandHandler } from './commands/handler.ts';
+import { upcast } from './domain/upcasters.ts';
+import { createLexiconAnalyzer } from './infra/analysis/lexicon-analyzer.ts';
+import type { Analyzer } from './infra/analysis/port.ts';
+import { createFileBlobStore } from './infra/blobs/file-blob-store.ts';
+import type { BlobStore } from './infra/blobs/port.ts';
+import { SignedRecordingLinks, type RecordingLinks } from './infra/blobs/recording-links.ts';
 import { ManualClock } from './infra/clock/manual.ts';
 import type { Clock } from './infra/clock/port.ts';
 import { systemClock } from './infra/clock/system.ts';
-import type { Config } from './infra/config.ts';
+import { publicBaseUrl, type Config } from './infra/config.ts';
+import { loadSecretBox, type SecretBox } from './infra/crypto/secret-box.ts';
+import { loadUrlSigner, type UrlSigner } from './infra/crypto/signed-url.ts';
 import { createEsdbEventStore } from './infra/eventstore/esdb.ts';
 import type { EventStore } from './infra/eventstore/port.ts';
 import { createSqliteEventStore } from './infra/eventstore/sqlite.ts';
+import { withUpcasting } from './infra/eventstore/upcasting.ts';
 import type { Logger } from './infra/logger.ts';
-import { createFileBlobStore } from './infra/blobs/file-blob-store.ts';
-import type { BlobStore } from './infra/blobs/port.ts';
-import { loadUrlSigner, type UrlSigner } from './infra/signed-url.ts';
-import { loadSecretBox, type SecretBox } from './infra/secret-box.ts';
-import { allProjections } from './projections/index.ts';
-import { ProjectionRunner } from './projections/runner.ts';
+import type { SpeechRecognizer } from './infra/speech/port.ts';
+import { createSpeechRecognizer } from './infra/speech/recognizer-from-config.ts';
+import { createTelephony } from './infra/telephony/create-telephony.ts';
+import type { Telephony } from './infra/telephony/port.ts';
+import { createCallTranscription } from './processes/analysis/call-transcription.ts';
+import { createTranscriptionWorker } from './processes/analysis/transcription-worker.ts';
+import type { ConversationSpeech } from './processes/calling/conversation-ports.ts';
+import { createDialingProcesses } from './processes/calling/dialing.ts';
+import { offlineConversationSpeech } from './processes/calling/offline-speech.ts';
+import type { ProcessManager } from './processes/process-manager.ts';
 import { ProcessRunner } from './processes/runner.ts';
 import { TimerScheduler } from './processes/timer-scheduler.ts';
-import type { ProcessManager } from './processes/process-manager.ts';
+import { webhookProcessManagers } from './processes/webhooks/index.ts';
+import { allProjections } from './projections/index.ts';
+import { ProjectionRunner } from './projections/runner.ts';
 
 /**
- * Everything the service is made of, built from the configuration. The server (`main.ts`) and the operator CLI
- * (`cli.ts`) both build one; only the server starts the background work (projections, processes, timers).
+ * The composition root: everything the service is made of, built from the configuration, and the only place that
+ * knows the whole set. The server (`main.ts`) and the operator CLI (`cli.ts`) both build one; only the server
+ * starts the background work (projections, processes, timers). Every other module receives the few ports it uses
+ * as a typed parameter object (docs/architecture.md).
  */
 export interface Runtime {
   config: Config;
   logger: Logger;
   clock: Clock;
+  /** The event store as readers see it: every event upcast to its type's current shape. */
   store: EventStore;
   commands: CommandHandler;
   readDb: Database.Database;
@@ -36,15 +55,28 @@ export interface Runtime {
   timers: TimerScheduler;
   /** Recordings and audio files (`DATA_DIR/blobs`). */
   blobs: BlobStore;
-  /** Signs and checks the URLs we hand out for blobs (recording_url). */
+  /** Signs and checks the URLs we hand out for blobs. */
   urlSigner: UrlSigner;
   /** Seals secrets kept in events (webhook signing secrets). */
   secrets: SecretBox;
+  /** Signs and checks the recording_url of calls. */
+  recordingLinks: RecordingLinks;
+  /** The carrier (TELEPHONY). */
+  telephony: Telephony;
+  /** Prompt synthesis (and recognition for audio-only carriers) for live calls. */
+  conversationSpeech: ConversationSpeech;
+  /** Audio to text for transcription jobs (SPEECH_API_URL, else PocketSphinx for English). */
+  recognizer: SpeechRecognizer;
+  /** Summary, sentiment, intent and QA scoring of transcripts. */
+  analyzer: Analyzer;
   /** Starts projections, process managers and timers. */
   start(): Promise<void>;
   /** Stops background work and closes the databases. */
   close(): Promise<void>;
 }
+
+/** What process managers are built from: every port, before the background work that runs them exists. */
+export type RuntimePorts = Omit<Runtime, 'processes' | 'start' | 'close'>;
 
 export function createClock(config: Config): Clock {
   if (config.CLOCK === 'manual') {
@@ -63,32 +95,59 @@ export function openReadModelDatabase(path: string): Database.Database {
   return db;
 }
 
-export function createRuntime(config: Config, logger: Logger, makeProcesses: (runtime: Runtime) => ProcessManager[] = () => []): Runtime {
+/** Every process manager the server runs. */
+export function allProcessManagers(ports: RuntimePorts): ProcessManager[] {
+  return [createTranscriptionWorker(ports), createCallTranscription(ports), ...createDialingProcesses(ports), ...webhookProcessManagers(ports)];
+}
+
+export function createRuntime(config: Config, logger: Logger, makeProcesses: (ports: RuntimePorts) => ProcessManager[] = () => []): Runtime {
   mkdirSync(config.dataDirectory, { recursive: true });
-  const store = config.EVENTSTORE_URL
+  const storedEvents = config.EVENTSTORE_URL
     ? createEsdbEventStore(config.EVENTSTORE_URL)
     : createSqliteEventStore(config.eventsPath, { synchronous: config.EVENTSTORE_SYNC });
+  // Every reader sees events in their type's current shape (domain/upcasters.ts).
+  const store = withUpcasting(storedEvents, upcast);
   const readDb = openReadModelDatabase(config.readModelPath);
   const clock = createClock(config);
   const commands = new CommandHandler(store);
   const projections = new ProjectionRunner(store, readDb, allProjections, logger);
   const timers = new TimerScheduler(readDb, commands, clock, logger);
-  const blobs = createFileBlobStore(config.blobDirectory);
   const urlSigner = loadUrlSigner(config.urlSigningKeyPath, config.URL_SIGNING_SECRET);
-  const secrets = loadSecretBox(config.secretsKeyPath, config.SECRETS_KEY);
-  const runtime = { config, logger, clock, store, commands, readDb, projections, timers, blobs, urlSigner, secrets } as Runtime;
-  runtime.processes = new ProcessRunner(store, readDb, makeProcesses(runtime), logger);
-  runtime.start = async () => {
-    projections.start();
-    await runtime.processes.start();
-    timers.start();
+  const workerConcurrency = config.WORKER_CONCURRENCY ?? availableParallelism();
+  const ports: RuntimePorts = {
+    config,
+    logger,
+    clock,
+    store,
+    commands,
+    readDb,
+    projections,
+    timers,
+    blobs: createFileBlobStore(config.blobDirectory),
+    urlSigner,
+    secrets: loadSecretBox(config.secretsKeyPath, config.SECRETS_KEY),
+    recordingLinks: new SignedRecordingLinks({ signer: urlSigner, clock, baseUrl: publicBaseUrl(config) }),
+    telephony: createTelephony(config),
+    // The sandbox carrier gives the customer's words as text: live calls need synthesis only.
+    conversationSpeech: offlineConversationSpeech(),
+    recognizer: createSpeechRecognizer({ apiUrl: config.SPEECH_API_URL, apiKey: config.SPEECH_API_KEY, model: config.SPEECH_MODEL, localConcurrency: workerConcurrency }),
+    analyzer: createLexiconAnalyzer(),
   };
-  runtime.close = async () => {
-    await timers.stop();
-    await runtime.processes.stop();
-    await projections.stop();
-    await store.close();
-    readDb.close();
+  const processes = new ProcessRunner(store, readDb, makeProcesses(ports), logger);
+  return {
+    ...ports,
+    processes,
+    async start() {
+      projections.start();
+      await processes.start();
+      timers.start();
+    },
+    async close() {
+      await timers.stop();
+      await processes.stop();
+      await projections.stop();
+      await store.close();
+      readDb.close();
+    },
   };
-  return runtime;
 }

@@ -5,12 +5,11 @@
  */
 import { serve } from '@hono/node-server';
 import type { Server } from 'node:http';
-import { createRuntime } from './composition.ts';
+import { allProcessManagers, createRuntime } from './composition.ts';
 import { createHttpApp } from './http/app.ts';
 import { loadConfig } from './infra/config.ts';
-import { lockDataDir } from './infra/data-dir-lock.ts';
+import { lockDataDir } from './infra/storage/data-dir-lock.ts';
 import { createLogger } from './infra/logger.ts';
-import { createProcessManagers } from './processes/index.ts';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
@@ -18,7 +17,7 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.LOG_LEVEL);
   const lock = lockDataDir(config.dataDirectory);
-  const runtime = createRuntime(config, logger, createProcessManagers);
+  const runtime = createRuntime(config, logger, allProcessManagers);
   await runtime.start();
   const app = createHttpApp(runtime);
   const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, (info) => {

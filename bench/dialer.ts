@@ -13,17 +13,17 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createRuntime, type Runtime } from '../composition.ts';
+import { allProcessManagers, createRuntime, type Runtime } from '../composition.ts';
 import { callDecider, callStream, type CallEvent } from '../domain/call.ts';
 import { campaignDecider, campaignStream } from '../domain/campaign.ts';
-import { scriptDecider, scriptStream } from '../domain/script.ts';
+import { scriptDecider, scriptStream, scriptVariables } from '../domain/script.ts';
 import { fold } from '../domain/shared/decider.ts';
 import { workspaceDecider, workspaceStream } from '../domain/workspace.ts';
 import { loadConfig } from '../infra/config.ts';
-import { deterministicId, newId } from '../infra/ids.ts';
+import { newId } from '../infra/ids.ts';
+import { deterministicId } from '../domain/shared/deterministic-id.ts';
 import { createLogger } from '../infra/logger.ts';
 import { createDialingProcesses } from '../processes/calling/dialing.ts';
-import { createProcessManagers } from '../processes/index.ts';
 import { scripts } from '../tests/processes/calling/fixtures.ts';
 
 const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 100_000);
@@ -45,7 +45,7 @@ function contacts(count: number, offset: number) {
 
 async function setUp(dataDir: string): Promise<{ runtime: Runtime; workspaceId: string; context: () => { workspaceId: string; actor: string; now: Date } }> {
   const config = loadConfig({ DATA_DIR: dataDir, EVENTSTORE_SYNC: process.env.EVENTSTORE_SYNC ?? 'full' });
-  const runtime = createRuntime(config, createLogger('silent'), (rt) => (process.env.BENCH_ALL_PROCESSES === '1' ? createProcessManagers(rt) : createDialingProcesses(rt)));
+  const runtime = createRuntime(config, createLogger('silent'), (rt) => (process.env.BENCH_ALL_PROCESSES === '1' ? allProcessManagers(rt) : createDialingProcesses(rt)));
   await runtime.start();
   const workspaceId = newId('ws');
   const context = () => ({ workspaceId, actor: 'bench', now: runtime.clock.now() });
@@ -62,7 +62,8 @@ async function runCampaign(runtime: Runtime, workspaceId: string, context: () =>
   const createStarted = performance.now();
   const created = await runtime.commands.handle(campaignDecider, campaignStream(campaignId), {
     type: 'CreateCampaign',
-    data: { campaign_id: campaignId, workspace_id: workspaceId, script_id: scriptId, script_version: 1, name: 'bench', language: options.language, contacts: list, recording_enabled: options.recording, created_at: runtime.clock.now().toISOString() },
+    facts: { script: { version: 1, variables: scriptVariables(options.script) } },
+    data: { campaign_id: campaignId, workspace_id: workspaceId, script_id: scriptId, name: 'bench', language: options.language, contacts: list, recording_enabled: options.recording, created_at: runtime.clock.now().toISOString() },
   }, context());
   await runtime.projections.waitForPosition(created.position, 120_000);
   const createSeconds = (performance.now() - createStarted) / 1000;

@@ -40,7 +40,7 @@ async function runService(input: ServiceInput): Promise<void> {
   const { webhookDecider, webhookStream } = await import('../domain/webhook.ts');
   const { newId } = await import('../infra/ids.ts');
   const { registerWebhookCommand } = await import('../commands/register-webhook.ts');
-  const runtime = createRuntime(loadConfig(), createLogger('warn'), (rt) => webhookProcessManagers(rt, () => null));
+  const runtime = createRuntime(loadConfig(), createLogger('warn'), (rt) => webhookProcessManagers({ ...rt, recordingLinks: { ...rt.recordingLinks, urlFor: () => null } }));
   await runtime.start();
   const now = runtime.clock.now();
   for (const url of input.urls) {

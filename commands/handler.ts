@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Decider, DomainEvent } from '../domain/shared/decider.ts';
+import { DomainError } from '../domain/shared/errors.ts';
+import { CURRENT_SCHEMA_VERSION } from '../domain/upcasters.ts';
 import { WrongExpectedVersion, type EventMetadata, type EventStore } from '../infra/eventstore/port.ts';
 import { KeyedQueue } from './keyed-queue.ts';
 
@@ -22,6 +24,27 @@ export interface CommandResult<Event extends DomainEvent<string, object>, State>
   revision: number;
   state: State;
 }
+
+/**
+ * A refusal the caller said it expects (`tolerate`), returned instead of thrown: a process manager that re-issues
+ * a command after a restart learns `already_exists`, a timer that fires after its campaign ended learns
+ * `invalid_state`. Any refusal not listed is thrown as usual.
+ */
+export interface Refused {
+  refused: DomainError;
+}
+
+export interface HandleOptions {
+  /** DomainError codes that are an expected answer here (returned as `{refused}`), e.g. `['already_exists']`. */
+  tolerate: readonly string[];
+}
+
+export function wasRefused<Result extends object>(result: Result | Refused): result is Refused {
+  return 'refused' in result;
+}
+
+/** The command handler as the rest of the service sees it (a port: tests may hand in their own). */
+export type Commands = Pick<CommandHandler, 'handle' | 'load'>;
 
 interface CachedState {
   state: unknown;
@@ -53,8 +76,27 @@ export class CommandHandler {
     stream: string,
     command: Command,
     context: CommandContext,
-  ): Promise<CommandResult<Event, State>> {
-    return this.inStreamOrder(stream, () => this.handleNow(decider, stream, command, context));
+  ): Promise<CommandResult<Event, State>>;
+  handle<Command, Event extends DomainEvent<string, object>, State>(
+    decider: Decider<Command, Event, State>,
+    stream: string,
+    command: Command,
+    context: CommandContext,
+    options: HandleOptions,
+  ): Promise<CommandResult<Event, State> | Refused>;
+  handle<Command, Event extends DomainEvent<string, object>, State>(
+    decider: Decider<Command, Event, State>,
+    stream: string,
+    command: Command,
+    context: CommandContext,
+    options?: HandleOptions,
+  ): Promise<CommandResult<Event, State> | Refused> {
+    const handled = this.inStreamOrder(stream, () => this.handleNow(decider, stream, command, context));
+    if (!options) return handled;
+    return handled.catch((error: unknown) => {
+      if (error instanceof DomainError && options.tolerate.includes(error.code)) return { refused: error };
+      throw error;
+    });
   }
 
   /**
@@ -127,7 +169,7 @@ export class CommandHandler {
       correlation_id: correlationId,
       causation_id: context.causationId ?? null,
       occurred_at: context.now.toISOString(),
-      schema_version: 1,
+      schema_version: CURRENT_SCHEMA_VERSION,
     };
   }
 

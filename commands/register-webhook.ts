@@ -1,5 +1,5 @@
 import type { RegisterWebhook } from '../domain/webhook.ts';
-import type { SecretBox } from '../infra/secret-box.ts';
+import type { SecretBox } from '../infra/crypto/secret-box.ts';
 
 /**
  * The RegisterWebhook command for a webhook whose signing secret is given in plain text: the secret is sealed

@@ -1,5 +1,6 @@
 import type { Decider, DomainEvent } from './shared/decider.ts';
 import { DomainError, invalidState } from './shared/errors.ts';
+import { streamCategory } from './shared/stream-name.ts';
 
 export const API_KEY_SCOPES = ['Read-Only', 'Read-Write', 'Admin'] as const;
 export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
@@ -23,7 +24,9 @@ export interface ApiKeyState {
   scope: ApiKeyScope;
 }
 
-export const apiKeyStream = (keyId: string): string => `apikey-${keyId}`;
+const apiKeyStreams = streamCategory('apikey');
+export const apiKeyStream = apiKeyStreams.stream;
+export const apiKeyIdOf = apiKeyStreams.idOf;
 
 export const apiKeyDecider: Decider<ApiKeyCommand, ApiKeyEvent, ApiKeyState> = {
   initialState: () => ({ status: 'none', keyId: '', workspaceId: '', scope: 'Read-Only' }),

@@ -1,7 +1,10 @@
-import type { Decider, DomainEvent } from './shared/decider.ts';
-import { alreadyDone, DomainError, invalidState } from './shared/errors.ts';
+import { isEventOfType, type Decider, type DomainEvent } from './shared/decider.ts';
+import { alreadyDone, DomainError, invalidState, notFound } from './shared/errors.ts';
 import { isDisposition, type Disposition } from './shared/disposition.ts';
-import type { SupportedLanguage } from './shared/language.ts';
+import { E164_DESCRIPTION, isE164 } from './shared/phone.ts';
+import { BCP47_DESCRIPTION, isBcp47Shape, isSupportedLanguage, SUPPORTED_LANGUAGES_DESCRIPTION, type SupportedLanguage } from './shared/language.ts';
+import { deterministicId } from './shared/deterministic-id.ts';
+import { streamCategory } from './shared/stream-name.ts';
 
 /**
  * A call (stream `call-<id>`, id `cal_...`): one dial attempt, of a campaign contact or a single call.
@@ -43,9 +46,33 @@ export interface CallEscalation {
 
 // ---------------------------------------------------------------------------------------------------- commands
 
-export interface PlaceCall {
-  type: 'PlaceCall';
-  data: {
+/**
+ * What the caller looked up just before placing the call: facts from outside the call's stream, on which the
+ * decider bases its refusals (the route and the dialer gather them; neither decides).
+ */
+export interface PlaceCallFacts {
+  /** The number is on the workspace's do-not-call list (the suppression list as just loaded). */
+  suppressed: boolean;
+  /**
+   * For a single call: the script version found in the workspace (null: no such script, or deleted). A campaign
+   * call runs the version its campaign pinned and checked at creation, and carries null.
+   */
+  script: ScriptFacts | null;
+}
+
+/** What placing a call needs to know of its script's current version. */
+export interface ScriptFacts {
+  version: number;
+  single_call_enabled: boolean;
+  /** Every `{variable}` the script's steps use. */
+  variables: readonly string[];
+}
+
+/** A single call's custom variables (the API's `metadata`): at most this many keys. */
+export const MAX_SINGLE_CALL_VARIABLES = 50;
+
+/** A call as placed: which contact, in which language, with which script version and variables. */
+export interface CallPlacement {
     call_id: string;
     workspace_id: string;
     campaign_id: string | null;
@@ -59,7 +86,13 @@ export interface PlaceCall {
     variables: Record<string, unknown>;
     recording_enabled: boolean;
     started_at: string;
-  };
+}
+
+export interface PlaceCall {
+  type: 'PlaceCall';
+  facts: PlaceCallFacts;
+  /** As requested: the language is checked by the decider (the event carries a supported one). */
+  data: Omit<CallPlacement, 'language'> & { language: string };
 }
 /**
  * The call runner claims the call just before it dials: a call found after a restart with this marker but no end
@@ -142,7 +175,7 @@ export type CallCommand =
 
 // ------------------------------------------------------------------------------------------------------ events
 
-export type CallPlaced = DomainEvent<'CallPlaced', PlaceCall['data']>;
+export type CallPlaced = DomainEvent<'CallPlaced', CallPlacement>;
 export type CallDialingStarted = DomainEvent<'CallDialingStarted', { dialing_started_at: string }>;
 export type CallAnswered = DomainEvent<'CallAnswered', { answered_at: string }>;
 export type CallConversationRecorded = DomainEvent<'CallConversationRecorded', { turns: CallTurn[] }>;
@@ -191,7 +224,7 @@ export type CallEvent =
 export interface CallState {
   /** null until CallPlaced. */
   status: CallStatus | null;
-  placed: PlaceCall['data'] | null;
+  placed: CallPlacement | null;
   /** Set by the call runner's claim (CallDialingStarted). */
   dialing_started_at: string | null;
   answered_at: string | null;
@@ -255,7 +288,8 @@ export function evolveCall(state: CallState, event: CallEvent): CallState {
 export function decideCall(command: CallCommand, state: CallState): CallEvent[] {
   if (command.type === 'PlaceCall') {
     if (state.status !== null) throw alreadyDone('The call was already placed.', { call_id: command.data.call_id });
-    return [{ type: 'CallPlaced', data: command.data }];
+    const language = checkPlacement(command);
+    return [{ type: 'CallPlaced', data: { ...command.data, language } }];
   }
   if (state.status === null) throw new DomainError('resource_not_found', 'No such call.', { resource_type: 'call' });
   switch (command.type) {
@@ -336,6 +370,49 @@ export function decideCall(command: CallCommand, state: CallState): CallEvent[] 
   }
 }
 
+/**
+ * The rules of placing a call. A single call (no campaign) is checked like the API body it came from, in this
+ * order: the contact, the language, the variables' count, the script (found, enabled for single calls, every
+ * variable it uses given), and last the do-not-call list. Its variables are the API's `metadata`, and errors name
+ * them so (`metadata.amount`). A campaign's call was checked when its campaign was created; only the do-not-call
+ * list can have changed since.
+ */
+function checkPlacement({ data, facts }: PlaceCall): SupportedLanguage {
+  const single = data.campaign_id === null;
+  if (single) {
+    if (!isE164(data.contact.phone)) throw invalidParameter('phone', data.contact.phone, E164_DESCRIPTION);
+    if (typeof data.contact.name !== 'string' || data.contact.name.trim().length === 0) throw invalidParameter('name', data.contact.name, 'a non-empty string');
+  }
+  if (!isBcp47Shape(data.language)) throw invalidParameter('language', data.language, BCP47_DESCRIPTION);
+  if (!isSupportedLanguage(data.language)) throw invalidParameter('language', data.language, SUPPORTED_LANGUAGES_DESCRIPTION);
+  if (single) {
+    if (Object.keys(data.variables).length > MAX_SINGLE_CALL_VARIABLES) {
+      throw invalidParameter('metadata', data.variables, `an object of at most ${MAX_SINGLE_CALL_VARIABLES} keys`);
+    }
+    const script = facts.script;
+    if (script === null) throw notFound('script', data.script_id);
+    if (!script.single_call_enabled) {
+      throw new DomainError('invalid_parameter', `Script ${data.script_id} is not enabled for single calls.`, {
+        field: 'script_id',
+        provided: data.script_id,
+        expected: 'a script with single_call_enabled: true',
+      });
+    }
+    for (const variable of script.variables) {
+      if (variable === 'name' || variable === 'phone') continue;
+      // Own keys only: a variable named `constructor` is not satisfied by Object.prototype.
+      const value = Object.hasOwn(data.variables, variable) ? data.variables[variable] : undefined;
+      if (value === undefined || value === null) {
+        throw invalidParameter(`metadata.${variable}`, null, `a value for {${variable}}, which script ${data.script_id} uses`);
+      }
+    }
+  }
+  if (facts.suppressed) {
+    throw new DomainError('number_suppressed', `${data.contact.phone} is on the workspace's do-not-call list.`, { phone: data.contact.phone });
+  }
+  return data.language;
+}
+
 function requireInProgress(state: CallState): void {
   if (state.status !== 'in_progress') throw invalidState(`The call is ${state.status}.`, { status: state.status });
 }
@@ -379,6 +456,25 @@ export const callDecider: Decider<CallCommand, CallEvent, CallState> = {
   decide: decideCall,
 };
 
-export function callStream(callId: string): string {
-  return `call-${callId}`;
+const callStreams = streamCategory('call');
+export const callStream = callStreams.stream;
+export const callIdOf = callStreams.idOf;
+
+/**
+ * The conversation a call's stream recorded, in order (what its transcript is made of). The state keeps only the
+ * count: a call's turns are read once, when its transcript job is submitted.
+ */
+export function conversationOf(events: ReadonlyArray<{ type: string; data: object }>): CallTurn[] {
+  const turns: CallTurn[] = [];
+  for (const event of events) if (isEventOfType<CallEvent, 'CallConversationRecorded'>(event, 'CallConversationRecorded')) turns.push(...event.data.turns);
+  return turns;
+}
+
+/**
+ * The transcription job of an answered call: derived from the call id, so it is known from the moment the call
+ * ends, before the job exists (`call.completed` and the calls read model name it; the analysis module creates it
+ * under this id, and a replay is refused as a duplicate).
+ */
+export function callTranscriptJobId(callId: string): string {
+  return deterministicId('job', callId);
 }

@@ -2,13 +2,14 @@ import type { Decider } from './shared/decider.ts';
 import { decide } from './campaign/decide.ts';
 import { evolve, initialState } from './campaign/evolve.ts';
 import type { CampaignCommand, CampaignEvent, CampaignState } from './campaign/types.ts';
+import { streamCategory } from './shared/stream-name.ts';
 
 /** The campaign aggregate (stream `campaign-<id>`). Its parts live in domain/campaign/. */
 export const campaignDecider: Decider<CampaignCommand, CampaignEvent, CampaignState> = { initialState, evolve, decide };
 
-export function campaignStream(campaignId: string): string {
-  return `campaign-${campaignId}`;
-}
+const campaignStreams = streamCategory('campaign');
+export const campaignStream = campaignStreams.stream;
+export const campaignIdOf = campaignStreams.idOf;
 
 export * from './campaign/types.ts';
 export * from './campaign/queries.ts';

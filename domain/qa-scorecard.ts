@@ -1,5 +1,6 @@
 import type { Decider, DomainEvent } from './shared/decider.ts';
 import { invalidState, notFound } from './shared/errors.ts';
+import { streamCategory } from './shared/stream-name.ts';
 
 /**
  * A QA scorecard (stream `qa-scorecard-<id>`, id `qsc_...`): named parameters, each a check on a transcript worth
@@ -43,7 +44,9 @@ export interface QaScorecardState {
   updatedAt: string;
 }
 
-export const qaScorecardStream = (scorecardId: string): string => `qa-scorecard-${scorecardId}`;
+const qaScorecardStreams = streamCategory('qa-scorecard');
+export const qaScorecardStream = qaScorecardStreams.stream;
+export const qaScorecardIdOf = qaScorecardStreams.idOf;
 
 export const qaScorecardDecider: Decider<QaScorecardCommand, QaScorecardEvent, QaScorecardState> = {
   initialState: () => ({ status: 'none', scorecardId: '', workspaceId: '', version: 0, definition: null, createdAt: '', updatedAt: '' }),

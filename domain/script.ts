@@ -2,6 +2,7 @@ import { extractVariables } from './script-template.ts';
 import type { Script, ScriptStep } from './script-types.ts';
 import type { Decider, DomainEvent } from './shared/decider.ts';
 import { DomainError, invalidState, notFound } from './shared/errors.ts';
+import { streamCategory } from './shared/stream-name.ts';
 
 /**
  * A voice script: a small conversation graph (script-types.ts) kept as numbered versions. Every change publishes
@@ -43,7 +44,9 @@ export interface ScriptState {
   updatedAt: string;
 }
 
-export const scriptStream = (scriptId: string): string => `script-${scriptId}`;
+const scriptStreams = streamCategory('script');
+export const scriptStream = scriptStreams.stream;
+export const scriptIdOf = scriptStreams.idOf;
 
 /** One reason a script cannot run, with the JSON path of the offending field (`steps[1].listen.routes[2].next`). */
 export interface ScriptViolation {

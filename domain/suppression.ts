@@ -1,6 +1,7 @@
 import type { Decider, DomainEvent } from './shared/decider.ts';
 import { DomainError } from './shared/errors.ts';
 import { E164_DESCRIPTION, isE164 } from './shared/phone.ts';
+import { streamCategory } from './shared/stream-name.ts';
 
 /**
  * The do-not-call list of a workspace (stream `suppression-<workspace_id>`). A number gets on it from a call
@@ -74,6 +75,7 @@ export const suppressionDecider: Decider<SuppressionCommand, SuppressionEvent, S
   decide: decideSuppression,
 };
 
-export function suppressionStream(workspaceId: string): string {
-  return `suppression-${workspaceId}`;
-}
+/** One list per workspace: the stream is named after the workspace. */
+const suppressionStreams = streamCategory('suppression');
+export const suppressionStream = suppressionStreams.stream;
+export const suppressionWorkspaceIdOf = suppressionStreams.idOf;

@@ -1,5 +1,6 @@
 import type { Decider, DomainEvent } from './shared/decider.ts';
 import { DomainError, invalidState } from './shared/errors.ts';
+import { streamCategory } from './shared/stream-name.ts';
 
 /**
  * A durable timer: "do `kind` with `payload` at `due_at`". The event records the due time, the `timers` read
@@ -25,7 +26,9 @@ export interface TimerState {
   payload: Record<string, unknown>;
 }
 
-export const timerStream = (timerId: string): string => `timer-${timerId}`;
+const timerStreams = streamCategory('timer');
+export const timerStream = timerStreams.stream;
+export const timerIdOf = timerStreams.idOf;
 
 export const timerDecider: Decider<TimerCommand, TimerEvent, TimerState> = {
   initialState: () => ({ status: 'none', timerId: '', kind: '', dueAt: '', payload: {} }),

@@ -1,6 +1,7 @@
 import type { Decider, DomainEvent } from './shared/decider.ts';
 import { alreadyDone, DomainError, invalidState, notFound } from './shared/errors.ts';
 import { isBcp47Shape, isSupportedLanguage, BCP47_DESCRIPTION, SUPPORTED_LANGUAGES_DESCRIPTION } from './shared/language.ts';
+import { streamCategory } from './shared/stream-name.ts';
 
 /**
  * A transcription job (stream `transcription-<job_id>`, id `job_...`): one recording (or a transcript given as
@@ -200,6 +201,6 @@ export const transcriptionJobDecider: Decider<TranscriptionJobCommand, Transcrip
   decide: decideTranscriptionJob,
 };
 
-export function transcriptionJobStream(jobId: string): string {
-  return `transcription-${jobId}`;
-}
+const transcriptionJobStreams = streamCategory('transcription');
+export const transcriptionJobStream = transcriptionJobStreams.stream;
+export const transcriptionJobIdOf = transcriptionJobStreams.idOf;

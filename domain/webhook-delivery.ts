@@ -1,5 +1,6 @@
 import type { Decider, DomainEvent } from './shared/decider.ts';
 import { alreadyDone, DomainError, invalidState } from './shared/errors.ts';
+import { streamCategory } from './shared/stream-name.ts';
 
 /**
  * One delivery (stream `webhook_delivery-<id>`, id `dlv_...`): one event to one webhook, with every attempt.
@@ -142,7 +143,9 @@ export interface WebhookDeliveryState {
   retryTimerId: string | null;
 }
 
-export const webhookDeliveryStream = (deliveryId: string): string => `webhook_delivery-${deliveryId}`;
+const webhookDeliveryStreams = streamCategory('webhook_delivery');
+export const webhookDeliveryStream = webhookDeliveryStreams.stream;
+export const webhookDeliveryIdOf = webhookDeliveryStreams.idOf;
 
 /** Whether an attempt should be made now: one is pending, or the scheduled retry is due. */
 export function attemptDue(state: WebhookDeliveryState, now: Date): boolean {

@@ -1,5 +1,6 @@
 import type { Decider, DomainEvent } from './shared/decider.ts';
 import { alreadyDone, DomainError, notFound } from './shared/errors.ts';
+import { streamCategory } from './shared/stream-name.ts';
 
 /**
  * A webhook (stream `webhook-<id>`, id `wh_...`): where a workspace wants its events delivered. Registered once,
@@ -73,8 +74,8 @@ export type WebhookRegistered = DomainEvent<
     url: string;
     events: string[];
     secret: string | null;
-    /** Absent in registrations recorded before secrets were sealed: `secret` is then plain text. */
-    secret_sealed?: true;
+    /** False in registrations recorded before secrets were sealed (upcast from an absent flag): `secret` is then plain text. */
+    secret_sealed: boolean;
     created_at: string;
   }
 >;
@@ -96,7 +97,9 @@ export interface WebhookState {
   createdAt: string;
 }
 
-export const webhookStream = (webhookId: string): string => `webhook-${webhookId}`;
+const webhookStreams = streamCategory('webhook');
+export const webhookStream = webhookStreams.stream;
+export const webhookIdOf = webhookStreams.idOf;
 
 export const webhookDecider: Decider<WebhookCommand, WebhookEvent, WebhookState> = {
   initialState: () => ({ status: 'none', webhookId: '', workspaceId: '', url: '', events: [], secret: null, secretSealed: false, createdAt: '' }),
@@ -111,7 +114,7 @@ export const webhookDecider: Decider<WebhookCommand, WebhookEvent, WebhookState>
           url: event.data.url,
           events: event.data.events,
           secret: event.data.secret,
-          secretSealed: event.data.secret_sealed === true,
+          secretSealed: event.data.secret_sealed,
           createdAt: event.data.created_at,
         };
       case 'WebhookDeleted':

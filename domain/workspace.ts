@@ -1,5 +1,6 @@
 import type { Decider, DomainEvent } from './shared/decider.ts';
 import { DomainError, invalidState } from './shared/errors.ts';
+import { streamCategory } from './shared/stream-name.ts';
 
 export const DEFAULT_RATE_LIMIT_PER_MINUTE = 1_000;
 export const DEFAULT_DIALING_CONCURRENCY = 10;
@@ -24,7 +25,9 @@ export interface WorkspaceState {
   dialingConcurrency: number;
 }
 
-export const workspaceStream = (workspaceId: string): string => `workspace-${workspaceId}`;
+const workspaceStreams = streamCategory('workspace');
+export const workspaceStream = workspaceStreams.stream;
+export const workspaceIdOf = workspaceStreams.idOf;
 
 function checkName(name: string): void {
   if (name.trim().length === 0 || name.length > 255) {

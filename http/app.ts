@@ -1,7 +1,19 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { readFileSync } from 'node:fs';
-import type { Runtime } from '../composition.ts';
+import type { Database } from 'better-sqlite3';
+import type { Commands } from '../commands/handler.ts';
+import type { RecordingLinks } from '../infra/blobs/recording-links.ts';
+import type { BlobStore } from '../infra/blobs/port.ts';
+import type { Clock } from '../infra/clock/port.ts';
+import type { Config } from '../infra/config.ts';
+import type { SecretBox } from '../infra/crypto/secret-box.ts';
+import type { EventStore } from '../infra/eventstore/port.ts';
+import type { Logger } from '../infra/logger.ts';
+import type { ProcessStatus } from '../processes/runner.ts';
+import type { ReadModelProgress } from '../projections/read-model-progress.ts';
+import type { ProjectionStatus } from '../projections/runner.ts';
 import { ReadModelVersion } from '../projections/read-model-version.ts';
+import { readYourWrites } from './read-your-writes.ts';
 import type { AppEnv } from './context.ts';
 import { validationHook } from './define-route.ts';
 import { defaultDependencies, type HttpDependencies } from './dependencies.ts';
@@ -30,6 +42,22 @@ import { webhookRoutes } from './routes/webhooks.ts';
 
 export type HttpApp = OpenAPIHono<AppEnv>;
 
+/** Everything the HTTP API is built from; each route module receives only its part. */
+export interface HttpPorts {
+  config: Pick<Config, 'ALLOW_PRIVATE_TARGETS'>;
+  logger: Logger;
+  /** A manual clock (CLOCK=manual) also mounts POST /v1/sandbox/clock. */
+  clock: Clock;
+  commands: Commands;
+  readDb: Database;
+  projections: ReadModelProgress & { status(): Promise<ProjectionStatus[]> };
+  processes: { status(): Promise<ProcessStatus[]> };
+  store: Pick<EventStore, 'ping'>;
+  blobs: BlobStore;
+  recordingLinks: RecordingLinks;
+  secrets: SecretBox;
+}
+
 const packageVersion = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
 /**
@@ -42,42 +70,45 @@ const packageVersion = (JSON.parse(readFileSync(new URL('../package.json', impor
  * and every error, wherever it is thrown, leaves through the one error handler (errors.ts).
  * To add a resource: write `routes/<resource>.ts` returning a router of `defineRoute`s, and mount it below.
  */
-export function createHttpApp(runtime: Runtime, overrides: Partial<HttpDependencies> = {}): HttpApp {
+export function createHttpApp(ports: HttpPorts, overrides: Partial<HttpDependencies> = {}): HttpApp {
+  const { config, logger, clock, commands, readDb, projections, blobs, recordingLinks, secrets } = ports;
   const dependencies: HttpDependencies = { ...defaultDependencies, ...overrides };
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
-  const metrics = new HttpMetrics(runtime);
+  const metrics = new HttpMetrics(ports);
+  const resources = { commands, clock, readDb, readYourWrites: readYourWrites(projections, logger) };
+  const allowPrivateTargets = config.ALLOW_PRIVATE_TARGETS;
 
-  app.onError(createErrorHandler(runtime.logger));
+  app.onError(createErrorHandler(logger));
   // Route resolution answers unknown paths first; this only catches what slips past it.
   app.notFound((c) => errorResponse(c, new ApiError('not_found', `No endpoint ${c.req.path}.`, { path: c.req.path })));
 
-  app.use('*', requestContext(runtime.logger, metrics));
+  app.use('*', requestContext(logger, metrics));
   // The rest of the chain, one step after the other in one middleware (middleware/gate.ts).
   app.use(
     '*',
     requestGate({
       routes: new RouteResolver(app),
-      readModels: new ReadModelVersion(runtime.readDb),
-      authenticator: new Authenticator(runtime.readDb, runtime.clock, runtime.logger),
-      rateLimiter: new WorkspaceRateLimiter(runtime.readDb),
-      idempotency: new Idempotency(new IdempotencyStore(runtime.readDb), runtime.clock),
+      readModels: new ReadModelVersion(readDb),
+      authenticator: new Authenticator(readDb, clock, logger),
+      rateLimiter: new WorkspaceRateLimiter(readDb),
+      idempotency: new Idempotency(new IdempotencyStore(readDb), clock),
     }),
   );
 
-  app.route('/', operationsRoutes(runtime, metrics));
-  app.route('/v1', apiKeyRoutes(runtime));
-  app.route('/v1', scriptRoutes(runtime, dependencies));
-  app.route('/v1', transcriptionRoutes(runtime));
-  app.route('/v1', qaScorecardRoutes(runtime));
-  app.route('/v1', callTranscriptRoutes(runtime));
-  app.route('/v1', campaignRoutes(runtime));
-  app.route('/v1', callRoutes(runtime));
-  app.route('/v1', suppressionRoutes(runtime));
-  app.route('/v1', recordingRoutes(runtime));
+  app.route('/', operationsRoutes(ports, metrics));
+  app.route('/v1', apiKeyRoutes(resources));
+  app.route('/v1', scriptRoutes(resources, dependencies));
+  app.route('/v1', transcriptionRoutes({ ...resources, allowPrivateTargets }));
+  app.route('/v1', qaScorecardRoutes(resources));
+  app.route('/v1', callTranscriptRoutes(resources));
+  app.route('/v1', campaignRoutes(resources));
+  app.route('/v1', callRoutes({ ...resources, recordingLinks }));
+  app.route('/v1', suppressionRoutes(resources));
+  app.route('/v1', recordingRoutes({ readDb, blobs, recordingLinks }));
   // Only on a manual clock (CLOCK=manual); otherwise the path does not exist.
-  const manualClock = runtime.config.CLOCK === 'manual' ? manualClockOf(runtime) : null;
+  const manualClock = manualClockOf(clock);
   if (manualClock) app.route('/v1', sandboxClockRoutes(manualClock));
-  app.route('/v1', webhookRoutes(runtime));
+  app.route('/v1', webhookRoutes({ ...resources, allowPrivateTargets, secrets }));
   // Last: the document describes every route mounted before it.
   app.route('/v1', apiReferenceRoutes(app, packageVersion));
   return app;

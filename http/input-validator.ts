@@ -1,6 +1,6 @@
 import type { Context, Handler } from 'hono';
 import type { ZodError, ZodType } from 'zod';
-import { BoundedMemo } from '../infra/bounded-memo.ts';
+import { BoundedMemo } from '../infra/cache/bounded-memo.ts';
 import type { AppEnv } from './context.ts';
 
 /** define-route.ts's validationHook: throws the 400 of a failed check. */

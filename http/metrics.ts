@@ -1,5 +1,7 @@
 import { Gauge, Registry, collectDefaultMetrics } from 'prom-client';
-import type { Runtime } from '../composition.ts';
+import type { Database } from 'better-sqlite3';
+import type { ProcessStatus } from '../processes/runner.ts';
+import type { ProjectionStatus } from '../projections/runner.ts';
 import { pendingTimerCount } from '../projections/timers.ts';
 import { RequestMetrics } from './request-metrics.ts';
 
@@ -13,7 +15,11 @@ export class HttpMetrics {
   readonly registry = new Registry();
   private readonly requests = new RequestMetrics();
 
-  constructor(runtime: Pick<Runtime, 'projections' | 'processes' | 'readDb'>) {
+  constructor(sources: {
+    projections: { status(): Promise<ProjectionStatus[]> };
+    processes: { status(): Promise<ProcessStatus[]> };
+    readDb: Database;
+  }) {
     collectDefaultMetrics({ register: this.registry });
     new Gauge({
       name: 'projection_lag_events',
@@ -22,7 +28,7 @@ export class HttpMetrics {
       registers: [this.registry],
       async collect() {
         this.reset();
-        for (const status of await runtime.projections.status()) this.set({ projection: status.name }, status.lag);
+        for (const status of await sources.projections.status()) this.set({ projection: status.name }, status.lag);
       },
     });
     new Gauge({
@@ -32,7 +38,7 @@ export class HttpMetrics {
       registers: [this.registry],
       async collect() {
         this.reset();
-        for (const status of await runtime.processes.status()) this.set({ process: status.name }, status.backlog);
+        for (const status of await sources.processes.status()) this.set({ process: status.name }, status.backlog);
       },
     });
     new Gauge({
@@ -40,7 +46,7 @@ export class HttpMetrics {
       help: 'Durable timers scheduled and not yet fired or cancelled.',
       registers: [this.registry],
       collect() {
-        this.set(pendingTimerCount(runtime.readDb));
+        this.set(pendingTimerCount(sources.readDb));
       },
     });
   }

@@ -58,3 +58,13 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     secretsKeyPath: resolve(dataDirectory, 'secrets.key'),
   };
 }
+
+/**
+ * Where clients reach this server: `PUBLIC_BASE_URL` when set (behind a proxy or a load balancer), otherwise the
+ * address the server listens on, with a wildcard host (0.0.0.0, ::) replaced by the loopback address.
+ */
+export function publicBaseUrl(config: Pick<Config, 'PUBLIC_BASE_URL' | 'HOST' | 'PORT'>): string {
+  if (config.PUBLIC_BASE_URL) return config.PUBLIC_BASE_URL.replace(/\/+$/, '');
+  const host = config.HOST === '0.0.0.0' || config.HOST === '::' || config.HOST === '' ? '127.0.0.1' : config.HOST;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${config.PORT}`;
+}

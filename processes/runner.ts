@@ -16,8 +16,10 @@ export interface ProcessStatus {
 /**
  * Runs each process manager in its own catch-up-then-live loop from its own checkpoint (table
  * `process_checkpoints` in read.db). The checkpoint moves after each handled event, so a crash repeats at most
- * the event in flight. A domain refusal (e.g. a duplicate command after a replay) counts as handled; any other
- * error is retried with back-off, then logged and skipped so that one poisoned event cannot stall the service.
+ * the event in flight. Refusals a manager expects (a duplicate after a replay) are tolerated where it issues the
+ * command (`handle(..., {tolerate})`); a refusal that reaches the runner was not expected: it is logged as an
+ * error and the event counts as handled (deciding again would refuse again). Any other error is retried with
+ * back-off, then logged and skipped so that one poisoned event cannot stall the service.
  */
 export class ProcessRunner {
   private readonly controller = new AbortController();
@@ -34,7 +36,7 @@ export class ProcessRunner {
 
   async start(): Promise<void> {
     for (const manager of this.managers) {
-      await manager.start?.();
+      await manager.start?.({ checkpoint: this.checkpoint(manager.name) });
       this.loops.push(this.run(manager));
     }
   }
@@ -93,7 +95,7 @@ export class ProcessRunner {
         return;
       } catch (error) {
         if (error instanceof DomainError) {
-          this.logger?.debug({ process: manager.name, event: event.type, code: error.code }, 'command refused (already done?)');
+          this.logger?.error({ process: manager.name, event: event.type, position: event.position, code: error.code, refusal: error.message }, 'a command of a process manager was refused unexpectedly');
           return;
         }
         if (attempt >= MAX_HANDLER_ATTEMPTS || signal.aborted) {

@@ -1,6 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
-import type { ApiKeyScope } from '../domain/api-key.ts';
-import type { Projection } from './projection.ts';
+import type { ApiKeyEvent, ApiKeyScope } from '../domain/api-key.ts';
+import { defineProjection } from './projection.ts';
 
 export interface ApiKeyRow {
   key_id: string;
@@ -20,7 +20,7 @@ export interface ApiKeyListItem extends Omit<ApiKeyRow, 'secret_hash'> {
  * API keys by secret hash, for the auth path. `api_key_usage` (last use) is operational data written by the auth
  * path, not by events, so it is not one of this projection's tables and survives a rebuild.
  */
-export const apiKeysProjection: Projection = {
+export const apiKeysProjection = defineProjection<ApiKeyEvent>({
   name: 'api_keys',
   version: 1,
   tables: ['api_keys'],
@@ -44,15 +44,15 @@ export const apiKeysProjection: Projection = {
     );
     const revoke = db.prepare('UPDATE api_keys SET revoked_at = ? WHERE key_id = ?');
     return (event) => {
-      const data = event.data;
       if (event.type === 'ApiKeyCreated') {
+        const data = event.data;
         insert.run(data.key_id, data.workspace_id, data.name, data.scope, data.secret_hash, data.created_at);
       } else {
-        revoke.run(data.revoked_at, data.key_id);
+        revoke.run(event.data.revoked_at, event.data.key_id);
       }
     };
   },
-};
+});
 
 const LIST_COLUMNS = `k.key_id, k.workspace_id, k.name, k.scope, k.created_at, k.revoked_at, u.last_used_at
   FROM api_keys k LEFT JOIN api_key_usage u ON u.key_id = k.key_id`;

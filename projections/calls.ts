@@ -1,9 +1,7 @@
 import type { Database, Statement } from 'better-sqlite3';
-import type { CallEnded, CallEscalated, CallFailed, CallFailureReason, CallPlaced, CallRecordingStored, CallStatus } from '../domain/call.ts';
+import { callIdOf, callTranscriptJobId, type CallEscalated, type CallEvent, type CallFailureReason, type CallStatus } from '../domain/call.ts';
 import type { Disposition } from '../domain/shared/disposition.ts';
-import type { RecordedEvent } from '../infra/eventstore/port.ts';
-import { deterministicId } from '../infra/ids.ts';
-import type { Projection } from './projection.ts';
+import { defineProjection } from './projection.ts';
 
 /**
  * Call records: one row per call (campaign attempt or single call) with every field of the spec's Call resource
@@ -13,11 +11,11 @@ import type { Projection } from './projection.ts';
  * `started_at` is CallPlaced's, unless the end names the start of the call's own timeline (the sandbox carrier
  * runs a call at once and lays its timeline back from the end; see docs/calling.md, "Time").
  *
- * `transcript_job_id`: an answered call's transcript job has the id `deterministicId('job', call_id)` (the
+ * `transcript_job_id`: an answered call's transcript job has the id `callTranscriptJobId(call_id)` (the
  * contract between the calling and the analysis modules), so it is known from the moment the call ends, before
  * the job exists; `call.completed` names the same id. A job assigned on the call's stream replaces it.
  */
-export const callsProjection: Projection = {
+export const callsProjection = defineProjection<CallEvent>({
   name: 'calls',
   version: 1,
   tables: ['calls'],
@@ -66,11 +64,11 @@ export const callsProjection: Projection = {
     );
     const recorded = db.prepare('UPDATE calls SET recording_blob_key = ?, recording_duration_seconds = ? WHERE call_id = ?');
     const jobAssigned = db.prepare('UPDATE calls SET transcript_job_id = ? WHERE call_id = ?');
-    return (event: RecordedEvent) => {
-      const callId = event.stream.slice('call-'.length);
+    return (event) => {
+      const callId = callIdOf(event.stream);
       switch (event.type) {
         case 'CallPlaced': {
-          const data = event.data as CallPlaced['data'];
+          const data = event.data;
           insert.run(
             data.call_id,
             data.workspace_id,
@@ -88,37 +86,37 @@ export const callsProjection: Projection = {
           break;
         }
         case 'CallAnswered':
-          answered.run(event.data.answered_at as string, callId);
+          answered.run(event.data.answered_at, callId);
           break;
         case 'CallEscalated': {
-          const data = event.data as CallEscalated['data'];
+          const data = event.data;
           const escalation: CallEscalationDocument = { escalation_reason: data.escalation_reason, escalated_at: data.escalated_at, summary: data.summary };
           escalated.run(JSON.stringify(escalation), callId);
           break;
         }
         case 'CallEnded': {
-          const data = event.data as CallEnded['data'];
-          const jobId = data.answered ? deterministicId('job', callId) : null;
+          const data = event.data;
+          const jobId = data.answered ? callTranscriptJobId(callId) : null;
           ended.run(data.status, data.disposition, data.duration_seconds, data.ended_at, null, jobId, data.started_at ?? null, callId);
           break;
         }
         case 'CallFailed': {
-          const data = event.data as CallFailed['data'];
+          const data = event.data;
           ended.run(data.status, data.disposition, data.duration_seconds, data.ended_at, data.reason, null, data.started_at ?? null, callId);
           break;
         }
         case 'CallRecordingStored': {
-          const data = event.data as CallRecordingStored['data'];
+          const data = event.data;
           recorded.run(data.blob_key, data.duration_seconds, callId);
           break;
         }
         case 'CallTranscriptJobAssigned':
-          jobAssigned.run(event.data.job_id as string, callId);
+          jobAssigned.run(event.data.job_id, callId);
           break;
       }
     };
   },
-};
+});
 
 export interface CallEscalationDocument {
   escalation_reason: CallEscalated['data']['escalation_reason'];

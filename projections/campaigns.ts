@@ -1,22 +1,26 @@
 import type { Database, Statement } from 'better-sqlite3';
-import type { CampaignCreated, CampaignSchedule, CampaignStatus, CallingHours, CompletionReason } from '../domain/campaign.ts';
-import { CAMPAIGN_LIFECYCLE_EVENT_TYPES } from '../domain/campaign.ts';
+import type { CampaignEvent, CampaignProgress, CampaignSchedule, CampaignStatus, CallingHours, CompletionReason } from '../domain/campaign.ts';
+import { CAMPAIGN_LIFECYCLE_EVENT_TYPES, campaignIdOf } from '../domain/campaign.ts';
 import { DISPOSITIONS, type Disposition, type DispositionSummary } from '../domain/shared/disposition.ts';
-import type { RecordedEvent } from '../infra/eventstore/port.ts';
-import type { Projection } from './projection.ts';
+import { defineProjection } from './projection.ts';
 
 /**
  * Campaigns with their progress counters: one row per campaign, no row per contact. The counters are kept by
  * incrementing on the campaign's own events (an attempt started, an attempt connected, a contact finalised), so a
  * 100,000-contact campaign costs one indexed UPDATE per event and its ContactsAdded events are not even read.
  * `total_contacts` comes from CampaignCreated and never shrinks: removed contacts keep counting, as the spec says.
+ *
+ * `campaign_snapshots` keeps the campaign as it was right after each start, pause and completion (status and
+ * counters, keyed by the event's id): the `campaign.*` webhook payloads report progress as of their event, which
+ * the one row per campaign no longer shows once calls go on.
  */
 const DISPOSITION_COLUMNS = DISPOSITIONS.map((disposition) => `${disposition} INTEGER NOT NULL DEFAULT 0`).join(',\n      ');
+const PROGRESS_COLUMNS = ['total_contacts', 'calls_made', 'calls_connected', ...DISPOSITIONS].join(', ');
 
-export const campaignsProjection: Projection = {
+export const campaignsProjection = defineProjection<CampaignEvent>({
   name: 'campaigns',
-  version: 1,
-  tables: ['campaigns'],
+  version: 2,
+  tables: ['campaigns', 'campaign_snapshots'],
   eventTypes: [
     ...CAMPAIGN_LIFECYCLE_EVENT_TYPES,
     'ContactAttemptStarted',
@@ -48,7 +52,17 @@ export const campaignsProjection: Projection = {
     );
     CREATE INDEX IF NOT EXISTS campaigns_by_created ON campaigns (workspace_id, created_at DESC, campaign_id DESC);
     CREATE INDEX IF NOT EXISTS campaigns_by_status ON campaigns (workspace_id, status, created_at DESC, campaign_id DESC);
-    CREATE INDEX IF NOT EXISTS campaigns_by_script ON campaigns (workspace_id, script_id, status);`);
+    CREATE INDEX IF NOT EXISTS campaigns_by_script ON campaigns (workspace_id, script_id, status);
+    CREATE TABLE IF NOT EXISTS campaign_snapshots (
+      event_id TEXT PRIMARY KEY,
+      campaign_id TEXT NOT NULL,
+      name TEXT NOT NULL,
+      status TEXT NOT NULL,
+      total_contacts INTEGER NOT NULL,
+      calls_made INTEGER NOT NULL,
+      calls_connected INTEGER NOT NULL,
+      ${DISPOSITION_COLUMNS}
+    );`);
   },
   prepare(db) {
     const insert = db.prepare(
@@ -65,12 +79,15 @@ export const campaignsProjection: Projection = {
     const finalized = new Map<string, Statement<[string]>>(
       DISPOSITIONS.map((disposition) => [disposition, db.prepare(`UPDATE campaigns SET ${disposition} = ${disposition} + 1 WHERE campaign_id = ?`)]),
     );
-    return (event: RecordedEvent) => {
-      const campaignId = event.stream.slice('campaign-'.length);
-      const data = event.data;
+    const snapshot = db.prepare(
+      `INSERT OR REPLACE INTO campaign_snapshots (event_id, campaign_id, name, status, ${PROGRESS_COLUMNS})
+       SELECT ?, campaign_id, name, status, ${PROGRESS_COLUMNS} FROM campaigns WHERE campaign_id = ?`,
+    );
+    return (event) => {
+      const campaignId = campaignIdOf(event.stream);
       switch (event.type) {
         case 'CampaignCreated': {
-          const created = data as unknown as CampaignCreated['data'];
+          const created = event.data;
           insert.run(
             created.campaign_id,
             created.workspace_id,
@@ -89,33 +106,36 @@ export const campaignsProjection: Projection = {
           break;
         }
         case 'CampaignStarted':
-          started.run(data.started_at as string, campaignId);
+          started.run(event.data.started_at, campaignId);
+          snapshot.run(event.id, campaignId);
           break;
         case 'CampaignPaused':
           setStatus.run('paused', campaignId);
+          snapshot.run(event.id, campaignId);
           break;
         case 'CampaignResumed':
           setStatus.run('running', campaignId);
           break;
         case 'CampaignStopped':
-          ended.run('stopped', data.stopped_at as string, null, campaignId);
+          ended.run('stopped', event.data.stopped_at, null, campaignId);
           break;
         case 'CampaignCompleted':
-          ended.run('completed', data.completed_at as string, data.reason as string, campaignId);
+          ended.run('completed', event.data.completed_at, event.data.reason, campaignId);
+          snapshot.run(event.id, campaignId);
           break;
         case 'ContactAttemptStarted':
           attemptStarted.run(campaignId);
           break;
         case 'ContactAttemptEnded':
-          if (data.outcome === 'connected') connected.run(campaignId);
+          if (event.data.outcome === 'connected') connected.run(campaignId);
           break;
         case 'ContactFinalized':
-          finalized.get(data.disposition as string)?.run(campaignId);
+          finalized.get(event.data.disposition)?.run(campaignId);
           break;
       }
     };
   },
-};
+});
 
 /** What the API answers for a campaign: the spec's create fields and detail fields together, plus our extensions. */
 export interface CampaignDocument {
@@ -161,6 +181,17 @@ interface CampaignRow extends Record<Disposition, number> {
   calls_connected: number;
 }
 
+function dispositionSummaryOf(row: Record<Disposition, number>): DispositionSummary {
+  return {
+    interested: row.interested,
+    not_interested: row.not_interested,
+    callback: row.callback,
+    not_reachable: row.not_reachable,
+    dnd: row.dnd,
+    escalated: row.escalated,
+  };
+}
+
 function documentOf(row: CampaignRow): CampaignDocument {
   return {
     id: row.campaign_id,
@@ -181,14 +212,7 @@ function documentOf(row: CampaignRow): CampaignDocument {
     completion_reason: row.completion_reason,
     calls_made: row.calls_made,
     calls_connected: row.calls_connected,
-    disposition_summary: {
-      interested: row.interested,
-      not_interested: row.not_interested,
-      callback: row.callback,
-      not_reachable: row.not_reachable,
-      dnd: row.dnd,
-      escalated: row.escalated,
-    },
+    disposition_summary: dispositionSummaryOf(row),
   };
 }
 
@@ -200,8 +224,17 @@ export interface CampaignFilter {
   to?: string;
 }
 
+interface SnapshotRow extends Record<Disposition, number> {
+  name: string;
+  status: CampaignStatus;
+  total_contacts: number;
+  calls_made: number;
+  calls_connected: number;
+}
+
 interface Statements {
   one: Statement<[string, string], CampaignRow>;
+  snapshot: Statement<[string], SnapshotRow>;
   activeUsingScript: Statement<[string, string], { total: number }>;
   /** Page and count statements per combination of filters, prepared on first use. */
   lists: Map<string, { page: Statement<unknown[], CampaignRow>; count: Statement<unknown[], { total: number }> }>;
@@ -215,6 +248,7 @@ function statements(db: Database): Statements {
   if (!prepared) {
     prepared = {
       one: db.prepare('SELECT * FROM campaigns WHERE workspace_id = ? AND campaign_id = ?'),
+      snapshot: db.prepare(`SELECT name, status, ${PROGRESS_COLUMNS} FROM campaign_snapshots WHERE event_id = ?`),
       activeUsingScript: db.prepare(
         `SELECT count(*) AS total FROM campaigns WHERE workspace_id = ? AND script_id = ? AND status IN ('scheduled', 'running', 'paused')`,
       ),
@@ -260,4 +294,18 @@ export function listCampaigns(db: Database, workspaceId: string, filter: Campaig
 /** Campaigns of the workspace that use the script and have not finished (scheduled, running or paused). */
 export function countActiveCampaignsUsingScript(db: Database, workspaceId: string, scriptId: string): number {
   return statements(db).activeUsingScript.get(workspaceId, scriptId)?.total ?? 0;
+}
+
+/** The campaign right after one of its starts, pauses or completions (by the event's id): its status and progress. */
+export function campaignSnapshotAfter(db: Database, eventId: string): (CampaignProgress & { name: string; status: CampaignStatus }) | undefined {
+  const row = statements(db).snapshot.get(eventId);
+  if (!row) return undefined;
+  return {
+    name: row.name,
+    status: row.status,
+    total_contacts: row.total_contacts,
+    calls_made: row.calls_made,
+    calls_connected: row.calls_connected,
+    disposition_summary: dispositionSummaryOf(row),
+  };
 }

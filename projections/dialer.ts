@@ -1,13 +1,18 @@
 import type { Database } from 'better-sqlite3';
-import { CAMPAIGN_LIFECYCLE_EVENT_TYPES } from '../domain/campaign.ts';
-import type { Projection } from './projection.ts';
+import { callIdOf, type CallEvent } from '../domain/call.ts';
+import { CAMPAIGN_LIFECYCLE_EVENT_TYPES, campaignIdOf, type CampaignEvent } from '../domain/campaign.ts';
+import { defineProjection } from './projection.ts';
+
+type DialerReadModelEvent =
+  | Extract<CampaignEvent, { type: (typeof CAMPAIGN_LIFECYCLE_EVENT_TYPES)[number] }>
+  | Extract<CallEvent, { type: 'CallPlaced' | 'CallEnded' | 'CallFailed' }>;
 
 /**
  * What the dialing process managers must find again after a restart, and nothing else: the campaigns that are
  * still open (scheduled, running, paused) and the calls still in progress. Their own in-memory bookkeeping is
  * lost on a crash; these two small tables tell them where to look (the aggregates hold the details).
  */
-export const dialerProjection: Projection = {
+export const dialerProjection = defineProjection<DialerReadModelEvent>({
   name: 'dialer',
   version: 1,
   tables: ['dialer_campaigns', 'dialer_calls'],
@@ -40,7 +45,7 @@ export const dialerProjection: Projection = {
     return (event) => {
       switch (event.type) {
         case 'CampaignCreated':
-          insertCampaign.run(event.data.campaign_id as string, event.data.workspace_id as string);
+          insertCampaign.run(event.data.campaign_id, event.data.workspace_id);
           break;
         case 'CampaignStarted':
         case 'CampaignResumed':
@@ -54,20 +59,16 @@ export const dialerProjection: Projection = {
           closeCampaign.run(campaignIdOf(event.stream));
           break;
         case 'CallPlaced':
-          insertCall.run(event.data.call_id as string, event.data.workspace_id as string, event.position);
+          insertCall.run(event.data.call_id, event.data.workspace_id, event.position);
           break;
         case 'CallEnded':
         case 'CallFailed':
-          endCall.run(event.stream.slice('call-'.length));
+          endCall.run(callIdOf(event.stream));
           break;
       }
     };
   },
-};
-
-function campaignIdOf(stream: string): string {
-  return stream.slice('campaign-'.length);
-}
+});
 
 export interface OpenCampaignRow {
   campaign_id: string;

@@ -1,14 +1,13 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { QaScorecardDefinition, QaScorecardEvent, QaScorecardVersionData } from '../domain/qa-scorecard.ts';
-import type { RecordedEvent } from '../infra/eventstore/port.ts';
-import type { Projection } from './projection.ts';
+import { defineProjection } from './projection.ts';
 
 /**
  * QA scorecards as GET /v1/qa/scorecards/{id} shows them: the latest version's document as JSON text, and the
  * definition itself, which POST /v1/transcription pins on a job. Deleted scorecards are removed from the table:
  * jobs keep the version they pinned, so nothing needs a deleted one later.
  */
-export const qaScorecardsProjection: Projection = {
+export const qaScorecardsProjection = defineProjection<QaScorecardEvent>({
   name: 'qa_scorecards',
   version: 1,
   tables: ['qa_scorecards'],
@@ -30,8 +29,7 @@ export const qaScorecardsProjection: Projection = {
     const remove = db.prepare('DELETE FROM qa_scorecards WHERE scorecard_id = ?');
     const store = (data: QaScorecardVersionData, created: string, updated: string) =>
       insert.run(data.scorecard_id, data.workspace_id, data.version, created, JSON.stringify(data.definition), JSON.stringify(scorecardDocument(data, created, updated)));
-    return (recorded: RecordedEvent) => {
-      const event = { type: recorded.type, data: recorded.data } as QaScorecardEvent;
+    return (event) => {
       switch (event.type) {
         case 'QaScorecardCreated':
           store(event.data, event.data.created_at, event.data.created_at);
@@ -45,7 +43,7 @@ export const qaScorecardsProjection: Projection = {
       }
     };
   },
-};
+});
 
 export type QaScorecardDocument = QaScorecardDefinition & { id: string; version: number; created_at: string; updated_at: string };
 

@@ -1,5 +1,5 @@
 import type { Database, Statement } from 'better-sqlite3';
-import { BoundedMemo } from '../infra/bounded-memo.ts';
+import { BoundedMemo } from '../infra/cache/bounded-memo.ts';
 
 /**
  * Tells whether the read-model database may have changed since the last look, so that a copy of a few read-model

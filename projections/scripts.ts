@@ -1,8 +1,7 @@
 import type { Database, Statement } from 'better-sqlite3';
-import type { ScriptVersionData } from '../domain/script.ts';
+import type { ScriptEvent, ScriptVersionData } from '../domain/script.ts';
 import type { Script } from '../domain/script-types.ts';
-import type { RecordedEvent } from '../infra/eventstore/port.ts';
-import type { Projection } from './projection.ts';
+import { defineProjection } from './projection.ts';
 
 /**
  * Scripts and every one of their versions. Each version row keeps its API document as JSON text, fixed when the
@@ -11,7 +10,7 @@ import type { Projection } from './projection.ts';
  * texts, joined without parsing and re-serialising them. Deleted scripts keep their
  * rows (marked `deleted_at`): a finished campaign may still point at one of their versions.
  */
-export const scriptsProjection: Projection = {
+export const scriptsProjection = defineProjection<ScriptEvent>({
   name: 'scripts',
   version: 4,
   tables: ['scripts', 'script_versions'],
@@ -66,28 +65,28 @@ export const scriptsProjection: Projection = {
       );
       return JSON.stringify(scriptSummary(document));
     };
-    return (event: RecordedEvent) => {
+    return (event) => {
       switch (event.type) {
         case 'ScriptCreated': {
-          const data = event.data as ScriptVersionData & { created_at: string };
+          const data = event.data;
           const summary = addVersion(data, data.created_at, data.created_at);
           insertScript.run(data.script_id, data.workspace_id, data.version, data.created_at, data.created_at, summary);
           break;
         }
         case 'ScriptVersionPublished': {
-          const data = event.data as ScriptVersionData & { published_at: string };
+          const data = event.data;
           const created = createdAt.get(data.script_id)?.created_at ?? data.published_at;
           const summary = addVersion(data, created, data.published_at);
           bumpScript.run(data.version, data.published_at, summary, data.script_id);
           break;
         }
         case 'ScriptDeleted':
-          deleteScript.run(event.data.deleted_at as string, event.data.script_id as string);
+          deleteScript.run(event.data.deleted_at, event.data.script_id);
           break;
       }
     };
   },
-};
+});
 
 /** The API representation of one script version (what GET /v1/scripts/{id} answers). */
 export interface ScriptDocument {

@@ -1,13 +1,12 @@
 import type { Database, Statement } from 'better-sqlite3';
-import type { NumberSuppressed, SuppressionSource } from '../domain/suppression.ts';
-import type { RecordedEvent } from '../infra/eventstore/port.ts';
-import type { Projection } from './projection.ts';
+import { suppressionWorkspaceIdOf, type SuppressionEvent, type SuppressionSource } from '../domain/suppression.ts';
+import { defineProjection } from './projection.ts';
 
 /**
  * Each workspace's do-not-call list, for `GET /v1/suppressions`. A number taken off the list loses its row; put
  * back on, it gets a new one (with the new reason and time).
  */
-export const suppressionsProjection: Projection = {
+export const suppressionsProjection = defineProjection<SuppressionEvent>({
   name: 'suppressions',
   version: 1,
   tables: ['suppressions'],
@@ -29,17 +28,17 @@ export const suppressionsProjection: Projection = {
       'INSERT OR REPLACE INTO suppressions (workspace_id, phone, source, reason, call_id, suppressed_at) VALUES (?, ?, ?, ?, ?, ?)',
     );
     const remove = db.prepare('DELETE FROM suppressions WHERE workspace_id = ? AND phone = ?');
-    return (event: RecordedEvent) => {
-      const workspaceId = event.stream.slice('suppression-'.length);
+    return (event) => {
+      const workspaceId = suppressionWorkspaceIdOf(event.stream);
       if (event.type === 'NumberSuppressed') {
-        const data = event.data as NumberSuppressed['data'];
+        const data = event.data;
         insert.run(workspaceId, data.phone, data.source, data.reason, data.call_id, data.suppressed_at);
       } else {
-        remove.run(workspaceId, event.data.phone as string);
+        remove.run(workspaceId, event.data.phone);
       }
     };
   },
-};
+});
 
 /** A number on the do-not-call list, as the API shows it. */
 export interface SuppressionDocument {

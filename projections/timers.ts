@@ -1,8 +1,9 @@
 import type { Database } from 'better-sqlite3';
-import type { Projection } from './projection.ts';
+import type { TimerEvent } from '../domain/timer.ts';
+import { defineProjection } from './projection.ts';
 
 /** Pending durable timers indexed by due time, for the timer scheduler. */
-export const timersProjection: Projection = {
+export const timersProjection = defineProjection<TimerEvent>({
   name: 'timers',
   version: 1,
   tables: ['timers'],
@@ -24,15 +25,15 @@ export const timersProjection: Projection = {
     );
     const setStatus = db.prepare('UPDATE timers SET status = ? WHERE timer_id = ?');
     return (event) => {
-      const timerId = String(event.data.timer_id);
+      const timerId = event.data.timer_id;
       if (event.type === 'TimerScheduled') {
-        insert.run(timerId, String(event.data.kind), event.metadata.workspace_id, Date.parse(String(event.data.due_at)));
+        insert.run(timerId, event.data.kind, event.metadata.workspace_id, Date.parse(event.data.due_at));
       } else {
         setStatus.run(event.type === 'TimerFired' ? 'fired' : 'cancelled', timerId);
       }
     };
   },
-};
+});
 
 export function dueTimers(db: Database, nowMs: number, limit: number): Array<{ timer_id: string; workspace_id: string | null }> {
   return db

@@ -1,14 +1,13 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { JobError, TranscriptionJobEvent, TranscriptionJobStatus, TranscriptionJobSubmittedData } from '../domain/transcription-job.ts';
-import type { RecordedEvent } from '../infra/eventstore/port.ts';
-import type { Projection } from './projection.ts';
+import { defineProjection } from './projection.ts';
 
 /**
  * Transcription jobs as GET /v1/transcription/{job_id} shows them. Each row keeps the API document as JSON text,
  * rewritten on every event of the job, plus the list item (the document without the transcript), so reads send
  * stored text. `status` and `attempts` are also columns: the worker finds unfinished jobs here after a restart.
  */
-export const transcriptionJobsProjection: Projection = {
+export const transcriptionJobsProjection = defineProjection<TranscriptionJobEvent>({
   name: 'transcription_jobs',
   version: 1,
   tables: ['transcription_jobs'],
@@ -35,8 +34,7 @@ export const transcriptionJobsProjection: Projection = {
     );
     const load = db.prepare<[string], { submitted: string }>('SELECT submitted FROM transcription_jobs WHERE job_id = ?');
     const update = db.prepare('UPDATE transcription_jobs SET status = ?, attempts = MAX(attempts, ?), document = ?, list_item = ? WHERE job_id = ?');
-    return (recorded: RecordedEvent) => {
-      const event = { type: recorded.type, data: recorded.data } as TranscriptionJobEvent;
+    return (event) => {
       if (event.type === 'TranscriptionJobSubmitted') {
         const submitted = event.data;
         const document = jobDocument(submitted, { status: 'pending' });
@@ -72,7 +70,7 @@ export const transcriptionJobsProjection: Projection = {
       update.run(document.status, attempts, JSON.stringify(document), JSON.stringify(listItem(document)), event.data.job_id);
     };
   },
-};
+});
 
 export interface JobDocument {
   job_id: string;

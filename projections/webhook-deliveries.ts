@@ -1,19 +1,13 @@
 import type { Database, Statement } from 'better-sqlite3';
-import {
-  WEBHOOK_DELIVERY_EVENT_TYPES,
-  type DeliveryStatus,
-  type WebhookDeliveryAttemptFailed,
-  type WebhookDeliveryAttemptSucceeded,
-  type WebhookDeliveryCreated,
-} from '../domain/webhook-delivery.ts';
-import type { Projection } from './projection.ts';
+import { WEBHOOK_DELIVERY_EVENT_TYPES, webhookDeliveryIdOf, type DeliveryStatus, type WebhookDeliveryEvent } from '../domain/webhook-delivery.ts';
+import { defineProjection } from './projection.ts';
 
 /**
  * The delivery log: every delivery with its status and attempts (kept as a JSON array on the row: a delivery has
  * at most a handful). It answers the deliveries endpoint, the `last_delivery` and failure counts of the webhook
  * list, and which deliveries are due (the dispatcher's recovery after a restart).
  */
-export const webhookDeliveriesProjection: Projection = {
+export const webhookDeliveriesProjection = defineProjection<WebhookDeliveryEvent>({
   name: 'webhook_deliveries',
   version: 1,
   tables: ['webhook_deliveries'],
@@ -54,18 +48,17 @@ export const webhookDeliveriesProjection: Projection = {
     );
     const setStatus = db.prepare('UPDATE webhook_deliveries SET status = ? WHERE delivery_id = ?');
     const cancel = db.prepare(`UPDATE webhook_deliveries SET status = 'cancelled', next_attempt_at = NULL, next_attempt_ms = NULL WHERE delivery_id = ?`);
-    const deliveryIdOf = (stream: string) => stream.slice('webhook_delivery-'.length);
     return (event) => {
-      const deliveryId = deliveryIdOf(event.stream);
+      const deliveryId = webhookDeliveryIdOf(event.stream);
       switch (event.type) {
         case 'WebhookDeliveryCreated': {
-          const data = event.data as WebhookDeliveryCreated['data'];
+          const data = event.data;
           insert.run(data.delivery_id, data.webhook_id, data.workspace_id, data.event_id, data.event, data.created_at, event.position);
           break;
         }
         case 'WebhookDeliveryAttemptSucceeded':
         case 'WebhookDeliveryAttemptFailed': {
-          const data = event.data as unknown as (WebhookDeliveryAttemptSucceeded | WebhookDeliveryAttemptFailed)['data'];
+          const data = event.data;
           const row = current.get(deliveryId);
           if (!row) break;
           const list = JSON.parse(row.attempts) as DeliveryAttemptDocument[];
@@ -81,9 +74,7 @@ export const webhookDeliveriesProjection: Projection = {
           });
           // A failed replay leaves a scheduled retry in place; an automatic attempt sets (or clears) the next one.
           const nextAttemptAt =
-            event.type === 'WebhookDeliveryAttemptFailed' && data.kind === 'replay'
-              ? row.next_attempt_at
-              : ((data as { next_attempt_at?: string | null }).next_attempt_at ?? null);
+            event.type !== 'WebhookDeliveryAttemptFailed' ? null : event.data.kind === 'replay' ? row.next_attempt_at : event.data.next_attempt_at;
           recordAttempt.run(
             JSON.stringify(list),
             data.status,
@@ -108,7 +99,7 @@ export const webhookDeliveriesProjection: Projection = {
       }
     };
   },
-};
+});
 
 export interface DeliveryAttemptDocument {
   attempt: number;

@@ -1,13 +1,13 @@
 import type { Database, Statement } from 'better-sqlite3';
-import type { WebhookRegistered } from '../domain/webhook.ts';
-import type { Projection } from './projection.ts';
+import type { WebhookEvent } from '../domain/webhook.ts';
+import { defineProjection } from './projection.ts';
 
 /**
  * Registered webhooks, without their secrets (the sender reads those from the aggregate). `registered_position`
  * is the global position of the registration, so the fan-out delivers an event only to webhooks registered before
  * it. Deleted webhooks keep their row, marked `deleted_at`, and are invisible to every query here.
  */
-export const webhooksProjection: Projection = {
+export const webhooksProjection = defineProjection<WebhookEvent>({
   name: 'webhooks',
   version: 1,
   tables: ['webhooks'],
@@ -32,14 +32,14 @@ export const webhooksProjection: Projection = {
     const remove = db.prepare('UPDATE webhooks SET deleted_at = ? WHERE webhook_id = ?');
     return (event) => {
       if (event.type === 'WebhookRegistered') {
-        const data = event.data as WebhookRegistered['data'];
+        const data = event.data;
         insert.run(data.webhook_id, data.workspace_id, data.url, JSON.stringify(data.events), data.created_at, event.position);
       } else {
-        remove.run(String(event.data.deleted_at), String(event.data.webhook_id));
+        remove.run(event.data.deleted_at, event.data.webhook_id);
       }
     };
   },
-};
+});
 
 export interface WebhookRow {
   webhook_id: string;

@@ -1,5 +1,6 @@
 import type { Database } from 'better-sqlite3';
-import type { Projection } from './projection.ts';
+import type { WorkspaceEvent } from '../domain/workspace.ts';
+import { defineProjection } from './projection.ts';
 
 export interface WorkspaceRow {
   workspace_id: string;
@@ -9,7 +10,7 @@ export interface WorkspaceRow {
   created_at: string;
 }
 
-export const workspacesProjection: Projection = {
+export const workspacesProjection = defineProjection<WorkspaceEvent>({
   name: 'workspaces',
   version: 1,
   tables: ['workspaces'],
@@ -31,24 +32,25 @@ export const workspacesProjection: Projection = {
     const setRate = db.prepare('UPDATE workspaces SET rate_limit_per_minute = ? WHERE workspace_id = ?');
     const setConcurrency = db.prepare('UPDATE workspaces SET dialing_concurrency = ? WHERE workspace_id = ?');
     return (event) => {
-      const data = event.data;
       switch (event.type) {
-        case 'WorkspaceCreated':
+        case 'WorkspaceCreated': {
+          const data = event.data;
           insert.run(data.workspace_id, data.name, data.rate_limit_per_minute, data.dialing_concurrency, data.created_at);
           break;
+        }
         case 'WorkspaceRenamed':
-          rename.run(data.name, data.workspace_id);
+          rename.run(event.data.name, event.data.workspace_id);
           break;
         case 'WorkspaceRateLimitSet':
-          setRate.run(data.rate_limit_per_minute, data.workspace_id);
+          setRate.run(event.data.rate_limit_per_minute, event.data.workspace_id);
           break;
         case 'WorkspaceDialingConcurrencySet':
-          setConcurrency.run(data.dialing_concurrency, data.workspace_id);
+          setConcurrency.run(event.data.dialing_concurrency, event.data.workspace_id);
           break;
       }
     };
   },
-};
+});
 
 export function findWorkspace(db: Database, workspaceId: string): WorkspaceRow | undefined {
   return db.prepare<[string], WorkspaceRow>('SELECT * FROM workspaces WHERE workspace_id = ?').get(workspaceId);

@@ -9,7 +9,7 @@ import { CommandHandler } from '../commands/handler.ts';
 import { registerWebhookCommand } from '../commands/register-webhook.ts';
 import { webhookDecider, webhookStream } from '../domain/webhook.ts';
 import { createSqliteEventStore } from '../infra/eventstore/sqlite.ts';
-import { loadSecretBox } from '../infra/secret-box.ts';
+import { loadSecretBox } from '../infra/crypto/secret-box.ts';
 
 const run = promisify(execFile);
 const dataDir = mkdtempSync(join(tmpdir(), 'cli-'));

@@ -1,7 +1,8 @@
-import { alreadyDone, DomainError, invalidState } from '../shared/errors.ts';
+import { alreadyDone, DomainError, invalidState, notFound } from '../shared/errors.ts';
 import type { Disposition } from '../shared/disposition.ts';
 import { CONTACTS_PER_EVENT, invalidParameter, validateCreateCampaign } from './validation.ts';
 import type {
+  CampaignContact,
   CampaignCommand,
   CampaignEvent,
   CampaignState,
@@ -26,7 +27,7 @@ export function decide(command: CampaignCommand, state: CampaignState): Campaign
       // A start_time timer that fires after a manual start, a stop or a completion is stale, not an error.
       if (state.status !== 'scheduled') {
         if (trigger === 'schedule') return [];
-        throw refused(state.status, 'start');
+        throw refused(state, 'start');
       }
       if (state.ends_at !== null && notBefore(at, state.ends_at)) {
         return [{ type: 'CampaignCompleted', data: { completed_at: at, reason: 'end_time_reached' } }];
@@ -38,14 +39,14 @@ export function decide(command: CampaignCommand, state: CampaignState): Campaign
         : [started];
     }
     case 'PauseCampaign':
-      if (state.status !== 'running') throw refused(state.status, 'pause');
+      if (state.status !== 'running') throw refused(state, 'pause');
       return [{ type: 'CampaignPaused', data: { paused_at: command.data.at } }];
     case 'ResumeCampaign':
-      if (state.status !== 'paused') throw refused(state.status, 'resume');
+      if (state.status !== 'paused') throw refused(state, 'resume');
       return [{ type: 'CampaignResumed', data: { resumed_at: command.data.at } }];
     case 'StopCampaign':
       // Stopping a scheduled campaign is allowed too: it is how a client cancels one before it starts.
-      if (!isOpen(state.status)) throw refused(state.status, 'stop');
+      if (!isOpen(state.status)) throw refused(state, 'stop');
       return [{ type: 'CampaignStopped', data: { stopped_at: command.data.at } }];
     case 'ReachCampaignEndTime': {
       const { at } = command.data;
@@ -61,7 +62,7 @@ export function decide(command: CampaignCommand, state: CampaignState): Campaign
       return recordOutcome(command, state);
     case 'SuppressContact': {
       const contact = contactAt(state, command.data.contact_index);
-      if (!isOpen(state.status)) throw refused(state.status, 'suppress_contact');
+      if (!isOpen(state.status)) throw refused(state, 'suppress_contact');
       if (contact.status !== 'pending' && contact.status !== 'awaiting_retry') {
         throw invalidState(`Contact ${contact.index} is ${contact.status}.`, { contact_index: contact.index, contact_status: contact.status });
       }
@@ -75,10 +76,19 @@ export function decide(command: CampaignCommand, state: CampaignState): Campaign
   }
 }
 
+/**
+ * The body's own rules first (400 with the field), then the script (404), then its variables on each contact (the
+ * first contact missing one is reported, e.g. `contacts[17].amount`: a campaign must not discover at the 17th call
+ * that it cannot finish a sentence). The script's current version is pinned: later edits do not change the campaign.
+ */
 function create(command: CreateCampaign, state: CampaignState): CampaignEvent[] {
   if (state.status !== null) throw alreadyDone('The campaign already exists.', { campaign_id: state.campaign_id });
   const { contacts, ...settings } = validateCreateCampaign(command.data);
-  const { campaign_id, workspace_id, script_id, script_version, created_at } = command.data;
+  const { campaign_id, workspace_id, script_id, created_at } = command.data;
+  const script = command.facts.script;
+  if (script === null) throw notFound('script', script_id);
+  requireVariables(contacts, script.variables, script_id);
+  const script_version = script.version;
   const events: CampaignEvent[] = [
     {
       type: 'CampaignCreated',
@@ -89,6 +99,20 @@ function create(command: CreateCampaign, state: CampaignState): CampaignEvent[] 
     events.push({ type: 'ContactsAdded', data: { contacts: contacts.slice(first, first + CONTACTS_PER_EVENT) } });
   }
   return events;
+}
+
+function requireVariables(contacts: readonly CampaignContact[], variables: readonly string[], scriptId: string): void {
+  const needed = variables.filter((variable) => variable !== 'name' && variable !== 'phone');
+  if (needed.length === 0) return;
+  for (const contact of contacts) {
+    for (const variable of needed) {
+      // Own keys only: a variable named `constructor` is not satisfied by Object.prototype.
+      const value = Object.hasOwn(contact.variables, variable) ? contact.variables[variable] : undefined;
+      if (value === undefined || value === null) {
+        throw invalidParameter(`contacts[${contact.index}].${variable}`, null, `a value for {${variable}}, which script ${scriptId} uses`);
+      }
+    }
+  }
 }
 
 function startAttempt(command: StartContactAttempt, state: CampaignState): CampaignEvent[] {
@@ -103,7 +127,7 @@ function startAttempt(command: StartContactAttempt, state: CampaignState): Campa
       call_id: contact.call_ids[attempt - 1],
     });
   }
-  if (state.status !== 'running') throw refused(state.status!, 'dial');
+  if (state.status !== 'running') throw refused(state, 'dial');
   if (contact.status !== 'pending' && contact.status !== 'awaiting_retry') {
     throw invalidState(`Contact ${contact_index} is ${contact.status}.`, { contact_index, contact_status: contact.status });
   }
@@ -145,7 +169,7 @@ function recordOutcome(command: RecordContactAttemptOutcome, state: CampaignStat
 }
 
 function removeContacts(command: RemoveContacts, state: CampaignState): CampaignEvent[] {
-  if (!isOpen(state.status!)) throw refused(state.status!, 'remove_contacts');
+  if (!isOpen(state.status!)) throw refused(state, 'remove_contacts');
   const indexes: number[] = [];
   let removed = 0;
   let notFound = 0;
@@ -202,6 +226,8 @@ function contactAt(state: CampaignState, index: number): ContactState {
   return contact;
 }
 
-function refused(status: CampaignStatus, action: string): DomainError {
-  return invalidState(`Cannot ${action.replace('_', ' ')} a campaign that is ${status}.`, { status, action });
+/** A move the campaign's status does not allow: 409 invalid_state naming the campaign, its status and the action. */
+function refused(state: CampaignState, action: string): DomainError {
+  const status = state.status!;
+  return invalidState(`Cannot ${action.replace('_', ' ')} a campaign that is ${status}.`, { resource_type: 'campaign', id: state.campaign_id, status, action });
 }

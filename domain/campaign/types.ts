@@ -41,15 +41,22 @@ export type FinalReason = 'connected' | 'attempts_exhausted' | 'invalid_number' 
 
 // ---------------------------------------------------------------------------------------------------- commands
 
+/** The campaign's script as the creator found it: its current version is pinned on the campaign. */
+export interface CampaignScriptFacts {
+  version: number;
+  /** Every `{variable}` the script's steps use: each must be on every contact (`name` and `phone` always are). */
+  variables: readonly string[];
+}
+
 export interface CreateCampaign {
   type: 'CreateCampaign';
+  /** Looked up by whoever creates the campaign; null: no such script in the workspace (or it was deleted). */
+  facts: { script: CampaignScriptFacts | null };
   data: {
     campaign_id: string;
     workspace_id: string;
     name: string;
     script_id: string;
-    /** The script version at creation: later edits of the script do not change a running campaign. */
-    script_version: number;
     language: string;
     contacts: ContactInput[];
     schedule?: CampaignSchedule | null;

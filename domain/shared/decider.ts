@@ -22,3 +22,15 @@ export function fold<Event extends DomainEvent<string, object>, State>(
   for (const event of events) current = decider.evolve(current, event);
   return current;
 }
+
+/**
+ * Narrows an event read from a stream to the event type of its name. Sound because every read passes through the
+ * upcasters (domain/upcasters.ts), which give stored data its type's current shape: the one guarantee readers of
+ * events rely on, here for code that picks events out of a stream by hand.
+ */
+export function isEventOfType<Event extends DomainEvent<string, object>, Type extends Event['type']>(
+  event: { type: string; data: object },
+  ...types: Type[]
+): event is Extract<Event, { type: Type }> {
+  return (types as string[]).includes(event.type);
+}

@@ -1,5 +1,5 @@
 import type { Database } from 'better-sqlite3';
-import { hashApiKeySecret, isWellFormedApiKeySecret } from '../../infra/api-key-secret.ts';
+import { hashApiKeySecret, isWellFormedApiKeySecret } from '../../infra/crypto/api-key-secret.ts';
 import type { Clock } from '../../infra/clock/port.ts';
 import type { Logger } from '../../infra/logger.ts';
 import { findApiKeyBySecretHash, recordApiKeyUse, type ApiKeyRow } from '../../projections/api-keys.ts';

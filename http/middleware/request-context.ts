@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createMiddleware } from 'hono/factory';
-import { containsApiKeySecret } from '../../infra/api-key-secret.ts';
+import { containsApiKeySecret } from '../../infra/crypto/api-key-secret.ts';
 import type { Logger } from '../../infra/logger.ts';
 import type { AppEnv } from '../context.ts';
 import type { HttpMetrics } from '../metrics.ts';

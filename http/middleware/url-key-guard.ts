@@ -1,5 +1,5 @@
-import { containsApiKeySecret } from '../../infra/api-key-secret.ts';
-import { BoundedMemo } from '../../infra/bounded-memo.ts';
+import { containsApiKeySecret } from '../../infra/crypto/api-key-secret.ts';
+import { BoundedMemo } from '../../infra/cache/bounded-memo.ts';
 import { unauthorized } from '../errors.ts';
 
 /** Query parameters that carry credentials in other APIs; ours never accepts them (spec: "not in the URL"). */

@@ -1,15 +1,14 @@
-import type { Runtime } from '../../composition.ts';
 import { apiKeyDecider, apiKeyStream } from '../../domain/api-key.ts';
-import { hashApiKeySecret, newApiKeySecret } from '../../infra/api-key-secret.ts';
+import { hashApiKeySecret, newApiKeySecret } from '../../infra/crypto/api-key-secret.ts';
 import { newId } from '../../infra/ids.ts';
 import { countActiveAdminKeys, findApiKey, listApiKeys, type ApiKeyListItem } from '../../projections/api-keys.ts';
 import { principalOf } from '../context.ts';
 import { createRouter, defineRoute } from '../define-route.ts';
 import { ApiError, resourceNotFound } from '../errors.ts';
 import { listBody } from '../list.ts';
-import { awaitReadModels } from '../read-your-writes.ts';
 import { ApiKeyListSchema, ApiKeySchema, CreateApiKeyBody, CreatedApiKeySchema } from '../schemas/api-key.ts';
 import { PaginationQuery, idParams } from '../schemas/common.ts';
+import type { ResourcePorts } from '../ports.ts';
 
 const TAG = 'API keys';
 
@@ -59,7 +58,7 @@ function present(key: Omit<ApiKeyListItem, 'workspace_id'>) {
 }
 
 /** API key management through the API (the spec leaves it to the dashboard; we offer both). */
-export function apiKeyRoutes(runtime: Runtime) {
+export function apiKeyRoutes({ commands, clock, readDb, readYourWrites }: ResourcePorts) {
   const router = createRouter();
   // Revocations of one workspace run one at a time: two concurrent requests must not revoke its last two Admin keys.
   const revocations = new Map<string, Promise<unknown>>();
@@ -67,16 +66,16 @@ export function apiKeyRoutes(runtime: Runtime) {
   router.openapi(createKey, async (c) => {
     const { workspaceId, keyId: actor } = principalOf(c);
     const body = c.req.valid('json');
-    const now = runtime.clock.now();
+    const now = clock.now();
     const keyId = newId('key', now);
     const secret = newApiKeySecret();
-    const result = await runtime.commands.handle(
+    const result = await commands.handle(
       apiKeyDecider,
       apiKeyStream(keyId),
       { type: 'CreateApiKey', keyId, workspaceId, name: body.name, scope: body.scope, secretHash: hashApiKeySecret(secret), now },
       { workspaceId, actor, now },
     );
-    await awaitReadModels(runtime, result.position);
+    await readYourWrites(result.position);
     const created = { key_id: keyId, name: body.name, scope: body.scope, created_at: now.toISOString(), last_used_at: null, revoked_at: null };
     return c.json({ ...present(created), key: secret }, 201);
   });
@@ -84,7 +83,7 @@ export function apiKeyRoutes(runtime: Runtime) {
   router.openapi(listKeys, (c) => {
     const { workspaceId } = principalOf(c);
     const page = c.req.valid('query');
-    const { data, total } = listApiKeys(runtime.readDb, workspaceId, page.limit, page.offset);
+    const { data, total } = listApiKeys(readDb, workspaceId, page.limit, page.offset);
     return c.json(listBody(data.map(present), total, page), 200);
   });
 
@@ -93,18 +92,18 @@ export function apiKeyRoutes(runtime: Runtime) {
     const { id } = c.req.valid('param');
     const previous = revocations.get(workspaceId) ?? Promise.resolve();
     const run = previous.then(async () => {
-      const key = findApiKey(runtime.readDb, workspaceId, id);
+      const key = findApiKey(readDb, workspaceId, id);
       if (!key) throw resourceNotFound('api_key', id);
-      if (key.revoked_at === null && key.scope === 'Admin' && countActiveAdminKeys(runtime.readDb, workspaceId) <= 1) {
+      if (key.revoked_at === null && key.scope === 'Admin' && countActiveAdminKeys(readDb, workspaceId) <= 1) {
         throw new ApiError('invalid_state', 'This is the workspace\'s last active Admin key; create another Admin key before revoking it.', {
           resource_type: 'api_key',
           id,
         });
       }
-      const now = runtime.clock.now();
-      const result = await runtime.commands.handle(apiKeyDecider, apiKeyStream(id), { type: 'RevokeApiKey', now }, { workspaceId, actor, now });
-      await awaitReadModels(runtime, result.position);
-      return findApiKey(runtime.readDb, workspaceId, id) ?? { ...key, revoked_at: key.revoked_at ?? now.toISOString() };
+      const now = clock.now();
+      const result = await commands.handle(apiKeyDecider, apiKeyStream(id), { type: 'RevokeApiKey', now }, { workspaceId, actor, now });
+      await readYourWrites(result.position);
+      return findApiKey(readDb, workspaceId, id) ?? { ...key, revoked_at: key.revoked_at ?? now.toISOString() };
     });
     const settled = run.catch(() => undefined);
     revocations.set(workspaceId, settled);

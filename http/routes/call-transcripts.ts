@@ -1,7 +1,7 @@
 import type { z } from '@hono/zod-openapi';
-import type { Runtime } from '../../composition.ts';
-import { callDecider, callStream } from '../../domain/call.ts';
-import { callTranscriptJobId } from '../../processes/analysis/call-transcription.ts';
+import type { Database } from 'better-sqlite3';
+import { callTranscriptJobId } from '../../domain/call.ts';
+import { findCall } from '../../projections/calls.ts';
 import { findTranscriptionJobDocument, type JobDocument } from '../../projections/transcription-jobs.ts';
 import { principalOf } from '../context.ts';
 import { createRouter, defineRoute } from '../define-route.ts';
@@ -24,21 +24,21 @@ const getCallTranscript = defineRoute({
 
 type CallTranscript = z.infer<typeof CallTranscriptSchema>;
 
-export function callTranscriptRoutes(runtime: Runtime) {
+/** The transcript of a call, from the calls and transcription-jobs read models. */
+export function callTranscriptRoutes({ readDb }: { readDb: Database }) {
   const router = createRouter();
 
-  router.openapi(getCallTranscript, async (c) => {
+  router.openapi(getCallTranscript, (c) => {
     const { workspaceId } = principalOf(c);
     const { id } = c.req.valid('param');
-    // The call's own stream decides (it exists before any read model has seen it, and is the source of truth).
-    const { state } = await runtime.commands.load(callDecider, callStream(id));
-    if (state.placed === null || state.placed.workspace_id !== workspaceId) throw resourceNotFound('call', id);
-    if (state.status === 'in_progress') return c.json({ status: 'processing' } as CallTranscript, 200);
-    if (state.status === 'failed' || state.answered_at === null) {
+    const call = findCall(readDb, workspaceId, id);
+    if (!call) throw resourceNotFound('call', id);
+    if (call.status === 'in_progress') return c.json({ status: 'processing' } as CallTranscript, 200);
+    if (call.status === 'failed' || call.answered_at === null) {
       throw resourceNotFound('call_transcript', id, { reason: 'the call was not answered, so there is no conversation to transcribe' });
     }
-    const jobId = state.transcript_job_id ?? callTranscriptJobId(id);
-    const text = findTranscriptionJobDocument(runtime.readDb, workspaceId, jobId);
+    const jobId = call.transcript_job_id ?? callTranscriptJobId(id);
+    const text = findTranscriptionJobDocument(readDb, workspaceId, jobId);
     const job = text === undefined ? undefined : (JSON.parse(text) as JobDocument);
     if (job === undefined || job.status === 'pending' || job.status === 'processing') return c.json({ status: 'processing' } as CallTranscript, 200);
     if (job.status === 'failed') return c.json({ call_id: id, job_id: jobId, status: 'failed', error: job.error } as CallTranscript, 200);
@@ -47,7 +47,7 @@ export function callTranscriptRoutes(runtime: Runtime) {
       job_id: jobId,
       status: 'completed',
       language: job.language,
-      duration_seconds: state.duration_seconds,
+      duration_seconds: call.duration_seconds,
       transcript: job.transcript,
       summary: job.summary,
       sentiment: job.sentiment ?? null,

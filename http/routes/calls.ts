@@ -1,20 +1,17 @@
 import type { z } from '@hono/zod-openapi';
-import type { Runtime } from '../../composition.ts';
-import { callDecider, callStream, type PlaceCall } from '../../domain/call.ts';
+import { callDecider, callStream, type CallPlacement, type CallPlaced, type PlaceCall } from '../../domain/call.ts';
 import { validateLanguage } from '../../domain/campaign.ts';
-import { DomainError } from '../../domain/shared/errors.ts';
-import { E164_DESCRIPTION, isE164 } from '../../domain/shared/phone.ts';
 import { isSuppressed, suppressionDecider, suppressionStream } from '../../domain/suppression.ts';
+import type { RecordingLinks } from '../../infra/blobs/recording-links.ts';
 import { newId } from '../../infra/ids.ts';
 import { findCall, listCalls, type CallRecord } from '../../projections/calls.ts';
 import { findScriptVersion } from '../../projections/scripts.ts';
 import { principalOf } from '../context.ts';
 import { createRouter, defineRoute } from '../define-route.ts';
-import { invalidParameter, resourceNotFound } from '../errors.ts';
+import { resourceNotFound } from '../errors.ts';
 import { listBody } from '../list.ts';
-import { awaitReadModels } from '../read-your-writes.ts';
-import { recordingUrlFor } from '../recording-url.ts';
-import { CallListQuery, CallListSchema, CallSchema, MAX_METADATA_KEYS, PlaceCallBody, PlacedCallSchema } from '../schemas/call.ts';
+import type { ResourcePorts } from '../ports.ts';
+import { CallListQuery, CallListSchema, CallSchema, PlaceCallBody, PlacedCallSchema } from '../schemas/call.ts';
 import { idParams } from '../schemas/common.ts';
 import { checkTimeRange } from '../schemas/time-range.ts';
 
@@ -56,7 +53,7 @@ const placeCall = defineRoute({
 
 type CallDocument = z.infer<typeof CallSchema>;
 
-export function callDocument(runtime: Pick<Runtime, 'config' | 'clock' | 'urlSigner'>, call: CallRecord): CallDocument {
+export function callDocument(recordingLinks: RecordingLinks, call: CallRecord): CallDocument {
   return {
     id: call.id,
     campaign_id: call.campaign_id,
@@ -68,7 +65,7 @@ export function callDocument(runtime: Pick<Runtime, 'config' | 'clock' | 'urlSig
     started_at: call.started_at,
     ended_at: call.ended_at,
     transcript_job_id: call.transcript_job_id,
-    recording_url: recordingUrlFor(runtime, call.id, call.recording_blob_key),
+    recording_url: recordingLinks.urlFor(call.id, call.recording_blob_key),
     script_id: call.script_id,
     script_version: call.script_version,
     attempt: call.attempt,
@@ -79,7 +76,7 @@ export function callDocument(runtime: Pick<Runtime, 'config' | 'clock' | 'urlSig
 }
 
 /** What POST /v1/calls answers: the call as placed (all fields but duration_seconds). */
-function placedDocument(placed: PlaceCall['data']): z.infer<typeof PlacedCallSchema> {
+function placedDocument(placed: CallPlacement): z.infer<typeof PlacedCallSchema> {
   return {
     id: placed.call_id,
     campaign_id: null,
@@ -100,7 +97,7 @@ function placedDocument(placed: PlaceCall['data']): z.infer<typeof PlacedCallSch
   };
 }
 
-export function callRoutes(runtime: Runtime) {
+export function callRoutes({ commands, clock, readDb, readYourWrites, recordingLinks }: ResourcePorts & { recordingLinks: RecordingLinks }) {
   const router = createRouter();
 
   router.openapi(listCallsRoute, (c) => {
@@ -108,46 +105,26 @@ export function callRoutes(runtime: Runtime) {
     const query = c.req.valid('query');
     checkTimeRange(query, { to: c.req.query('to') });
     if (query.language !== undefined) validateLanguage(query.language);
-    const { data, total } = listCalls(runtime.readDb, workspaceId, query, query.limit, query.offset);
+    const { data, total } = listCalls(readDb, workspaceId, query, query.limit, query.offset);
     return c.json(listBody(data, total, query), 200);
   });
 
   router.openapi(getCall, (c) => {
     const { workspaceId } = principalOf(c);
     const { id } = c.req.valid('param');
-    const call = findCall(runtime.readDb, workspaceId, id);
+    const call = findCall(readDb, workspaceId, id);
     if (!call) throw resourceNotFound('call', id);
-    return c.json(callDocument(runtime, call), 200);
+    return c.json(callDocument(recordingLinks, call), 200);
   });
 
   router.openapi(placeCall, async (c) => {
     const { workspaceId, keyId } = principalOf(c);
     const body = c.req.valid('json');
-    if (!isE164(body.phone)) throw invalidParameter('phone', body.phone, E164_DESCRIPTION);
-    if (body.name.trim().length === 0) throw invalidParameter('name', body.name, 'a non-empty string');
-    const language = validateLanguage(body.language);
-    const metadata = body.metadata ?? {};
-    if (Object.keys(metadata).length > MAX_METADATA_KEYS) throw invalidParameter('metadata', metadata, `an object of at most ${MAX_METADATA_KEYS} keys`);
-
-    const script = findScriptVersion(runtime.readDb, workspaceId, body.script_id);
-    if (!script || script.deleted) throw resourceNotFound('script', body.script_id);
-    // The spec lists "configured for single-call use" among the body's rules: a 400 on the field, like the others.
-    if (!script.definition.single_call_enabled) {
-      throw invalidParameter('script_id', body.script_id, 'a script with single_call_enabled: true', `Script ${body.script_id} is not enabled for single calls.`);
-    }
-    for (const variable of script.variables) {
-      if (variable === 'name' || variable === 'phone') continue;
-      if (metadata[variable] === undefined || metadata[variable] === null) {
-        throw invalidParameter(`metadata.${variable}`, null, `a value for {${variable}}, which script ${script.script_id} uses`);
-      }
-    }
-    // The aggregate, not the read model: a number suppressed a moment ago (a call that just ended with dnd) counts.
-    const { state: suppressions } = await runtime.commands.load(suppressionDecider, suppressionStream(workspaceId));
-    if (isSuppressed(suppressions, body.phone)) {
-      throw new DomainError('number_suppressed', `${body.phone} is on the workspace's do-not-call list.`, { phone: body.phone });
-    }
-
-    const now = runtime.clock.now();
+    // The outside facts the call decider decides with: the script as it is now, and the do-not-call list from its
+    // own stream (not the read model: a number suppressed a moment ago by a call that just ended counts).
+    const script = findScriptVersion(readDb, workspaceId, body.script_id);
+    const { state: suppressions } = await commands.load(suppressionDecider, suppressionStream(workspaceId));
+    const now = clock.now();
     const placed: PlaceCall['data'] = {
       call_id: newId('cal', now),
       workspace_id: workspaceId,
@@ -155,16 +132,21 @@ export function callRoutes(runtime: Runtime) {
       contact_index: null,
       attempt: null,
       contact: { phone: body.phone, name: body.name },
-      language,
-      script_id: script.script_id,
-      script_version: script.version,
-      variables: metadata,
+      language: body.language,
+      script_id: body.script_id,
+      script_version: script?.version ?? 0,
+      variables: body.metadata ?? {},
       recording_enabled: body.recording_enabled ?? true,
       started_at: now.toISOString(),
     };
-    const result = await runtime.commands.handle(callDecider, callStream(placed.call_id), { type: 'PlaceCall', data: placed }, { workspaceId, actor: keyId, now });
-    await awaitReadModels(runtime, result.position);
-    return c.json(placedDocument(placed), 201);
+    const facts: PlaceCall['facts'] = {
+      suppressed: isSuppressed(suppressions, body.phone),
+      script: script && !script.deleted ? { version: script.version, single_call_enabled: script.definition.single_call_enabled === true, variables: script.variables } : null,
+    };
+    const result = await commands.handle(callDecider, callStream(placed.call_id), { type: 'PlaceCall', facts, data: placed }, { workspaceId, actor: keyId, now });
+    await readYourWrites(result.position);
+    const [event] = result.events as [CallPlaced];
+    return c.json(placedDocument(event.data), 201);
   });
 
   return router;

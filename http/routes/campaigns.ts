@@ -1,15 +1,11 @@
-import type { Runtime } from '../../composition.ts';
 import {
   campaignDecider,
+  campaignProgress,
   campaignStream,
-  validateCreateCampaign,
   type CampaignCommand,
-  type CampaignContact,
   type CampaignState,
   type ContactsRemoved,
-  type CreateCampaign,
 } from '../../domain/campaign.ts';
-import { DomainError } from '../../domain/shared/errors.ts';
 import { E164_DESCRIPTION, isE164 } from '../../domain/shared/phone.ts';
 import { newId } from '../../infra/ids.ts';
 import { findCampaign, listCampaigns, type CampaignDocument } from '../../projections/campaigns.ts';
@@ -18,7 +14,7 @@ import { principalOf } from '../context.ts';
 import { createRouter, defineRoute } from '../define-route.ts';
 import { invalidParameter, resourceNotFound } from '../errors.ts';
 import { listBody } from '../list.ts';
-import { awaitReadModels } from '../read-your-writes.ts';
+import type { ResourcePorts } from '../ports.ts';
 import {
   CampaignActionBody,
   CampaignListQuery,
@@ -103,7 +99,6 @@ function documentOf(state: CampaignState): CampaignDocument {
     script_id: state.script_id,
     script_version: state.script_version,
     language: state.language,
-    total_contacts: state.total_contacts,
     max_attempts: state.max_attempts,
     retry_interval_minutes: state.retry_interval_minutes,
     schedule: state.schedule,
@@ -113,36 +108,8 @@ function documentOf(state: CampaignState): CampaignDocument {
     started_at: state.started_at,
     ended_at: state.ended_at,
     completion_reason: state.completion_reason,
-    calls_made: state.calls_made,
-    calls_connected: state.calls_connected,
-    disposition_summary: { ...state.disposition_summary },
+    ...campaignProgress(state),
   };
-}
-
-/**
- * Every `{variable}` of the script on every contact (`name` and `phone` always are). The first contact missing
- * one is reported, e.g. `contacts[17].amount`: a campaign must not discover at the 17th call that it cannot
- * finish a sentence.
- */
-function requireVariables(contacts: readonly CampaignContact[], variables: readonly string[], scriptId: string): void {
-  const needed = variables.filter((variable) => variable !== 'name' && variable !== 'phone');
-  if (needed.length === 0) return;
-  for (const contact of contacts) {
-    for (const variable of needed) {
-      const value = contact.variables[variable];
-      if (value === undefined || value === null) {
-        throw invalidParameter(`contacts[${contact.index}].${variable}`, null, `a value for {${variable}}, which script ${scriptId} uses`);
-      }
-    }
-  }
-}
-
-/** A refused move names the campaign too (409 invalid_state with resource_type, id, status, action). */
-function namingCampaign(error: unknown, campaignId: string): unknown {
-  if (error instanceof DomainError && error.code === 'invalid_state') {
-    return new DomainError(error.code, error.message, { resource_type: 'campaign', id: campaignId, ...error.details });
-  }
-  return error;
 }
 
 const ACTIONS: Record<'start' | 'pause' | 'resume' | 'stop', (at: string) => CampaignCommand> = {
@@ -152,46 +119,44 @@ const ACTIONS: Record<'start' | 'pause' | 'resume' | 'stop', (at: string) => Cam
   stop: (at) => ({ type: 'StopCampaign', data: { at } }),
 };
 
-export function campaignRoutes(runtime: Runtime) {
+export function campaignRoutes({ commands, clock, readDb, readYourWrites }: ResourcePorts) {
   const router = createRouter();
 
   const requireCampaign = (workspaceId: string, campaignId: string): void => {
-    if (!findCampaign(runtime.readDb, workspaceId, campaignId)) throw resourceNotFound('campaign', campaignId);
+    if (!findCampaign(readDb, workspaceId, campaignId)) throw resourceNotFound('campaign', campaignId);
   };
 
   router.openapi(createCampaign, async (c) => {
     const { workspaceId, keyId } = principalOf(c);
     const body = c.req.valid('json');
-    const now = runtime.clock.now();
+    const now = clock.now();
     const campaignId = newId('cmp', now);
-    const data: CreateCampaign['data'] = {
-      campaign_id: campaignId,
-      workspace_id: workspaceId,
-      name: body.name,
-      script_id: body.script_id,
-      script_version: 0,
-      language: body.language,
-      contacts: body.contacts,
-      schedule: body.schedule ?? null,
-      calling_hours: body.calling_hours ?? null,
-      max_attempts: body.max_attempts,
-      retry_interval_minutes: body.retry_interval_minutes,
-      recording_enabled: body.recording_enabled,
-      created_at: now.toISOString(),
-    };
-    // The domain's rules first (400 with the field), then the script (404), then its variables on each contact.
-    const valid = validateCreateCampaign(data);
-    const script = findScriptVersion(runtime.readDb, workspaceId, body.script_id);
-    if (!script || script.deleted) throw resourceNotFound('script', body.script_id);
-    requireVariables(valid.contacts, script.variables, script.script_id);
-    const result = await runtime.commands.handle(
+    const script = findScriptVersion(readDb, workspaceId, body.script_id);
+    const result = await commands.handle(
       campaignDecider,
       campaignStream(campaignId),
-      { type: 'CreateCampaign', data: { ...data, script_version: script.version } },
+      {
+        type: 'CreateCampaign',
+        facts: { script: script && !script.deleted ? { version: script.version, variables: script.variables } : null },
+        data: {
+          campaign_id: campaignId,
+          workspace_id: workspaceId,
+          name: body.name,
+          script_id: body.script_id,
+          language: body.language,
+          contacts: body.contacts,
+          schedule: body.schedule ?? null,
+          calling_hours: body.calling_hours ?? null,
+          max_attempts: body.max_attempts,
+          retry_interval_minutes: body.retry_interval_minutes,
+          recording_enabled: body.recording_enabled,
+          created_at: now.toISOString(),
+        },
+      },
       { workspaceId, actor: keyId, now },
     );
     const document = documentOf(result.state);
-    await awaitReadModels(runtime, result.position);
+    await readYourWrites(result.position);
     return c.json(document, 201);
   });
 
@@ -199,14 +164,14 @@ export function campaignRoutes(runtime: Runtime) {
     const { workspaceId } = principalOf(c);
     const query = c.req.valid('query');
     checkTimeRange(query, { to: c.req.query('to') });
-    const { data, total } = listCampaigns(runtime.readDb, workspaceId, query, query.limit, query.offset);
+    const { data, total } = listCampaigns(readDb, workspaceId, query, query.limit, query.offset);
     return c.json(listBody(data, total, query), 200);
   });
 
   router.openapi(getCampaign, (c) => {
     const { workspaceId } = principalOf(c);
     const { id } = c.req.valid('param');
-    const campaign = findCampaign(runtime.readDb, workspaceId, id);
+    const campaign = findCampaign(readDb, workspaceId, id);
     if (!campaign) throw resourceNotFound('campaign', id);
     return c.json(campaign, 200);
   });
@@ -216,14 +181,10 @@ export function campaignRoutes(runtime: Runtime) {
     const { id } = c.req.valid('param');
     const { action } = c.req.valid('json');
     requireCampaign(workspaceId, id);
-    const now = runtime.clock.now();
-    const result = await runtime.commands
-      .handle(campaignDecider, campaignStream(id), ACTIONS[action](now.toISOString()), { workspaceId, actor: keyId, now })
-      .catch((error: unknown) => {
-        throw namingCampaign(error, id);
-      });
+    const now = clock.now();
+    const result = await commands.handle(campaignDecider, campaignStream(id), ACTIONS[action](now.toISOString()), { workspaceId, actor: keyId, now });
     const document = documentOf(result.state);
-    await awaitReadModels(runtime, result.position);
+    await readYourWrites(result.position);
     return c.json(document, 200);
   });
 
@@ -234,14 +195,10 @@ export function campaignRoutes(runtime: Runtime) {
     const invalid = phones.findIndex((phone) => !isE164(phone));
     if (invalid !== -1) throw invalidParameter(`phones[${invalid}]`, phones[invalid], E164_DESCRIPTION);
     requireCampaign(workspaceId, id);
-    const now = runtime.clock.now();
-    const result = await runtime.commands
-      .handle(campaignDecider, campaignStream(id), { type: 'RemoveContacts', data: { phones, at: now.toISOString() } }, { workspaceId, actor: keyId, now })
-      .catch((error: unknown) => {
-        throw namingCampaign(error, id);
-      });
+    const now = clock.now();
+    const result = await commands.handle(campaignDecider, campaignStream(id), { type: 'RemoveContacts', data: { phones, at: now.toISOString() } }, { workspaceId, actor: keyId, now });
     const removed = result.events.find((event): event is ContactsRemoved => event.type === 'ContactsRemoved')!.data;
-    await awaitReadModels(runtime, result.position);
+    await readYourWrites(result.position);
     return c.json({ removed: removed.removed, not_found: removed.not_found, already_called: removed.already_called }, 200);
   });
 

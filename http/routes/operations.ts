@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
-import type { Runtime } from '../../composition.ts';
+import type { EventStore } from '../../infra/eventstore/port.ts';
+import type { ProjectionStatus } from '../../projections/runner.ts';
 import { createRouter, defineRoute } from '../define-route.ts';
 import type { HttpMetrics } from '../metrics.ts';
 
@@ -59,22 +60,25 @@ const metricsRoute = defineRoute(
 );
 
 /** Health, readiness and metrics, outside `/v1` and without authentication (for orchestrators and scrapers). */
-export function operationsRoutes(runtime: Runtime, metrics: HttpMetrics) {
+export function operationsRoutes(
+  { store, projections }: { store: Pick<EventStore, 'ping'>; projections: { status(): Promise<ProjectionStatus[]> } },
+  metrics: HttpMetrics,
+) {
   const router = createRouter();
 
   router.openapi(health, (c) => c.json({ status: 'ok' as const }, 200));
 
   router.openapi(ready, async (c) => {
-    const storeOk = await runtime.store.ping().catch(() => false);
-    const projections = storeOk ? await runtime.projections.status().catch(() => []) : [];
-    const maxLag = projections.reduce((max, projection) => Math.max(max, projection.lag), 0);
+    const storeOk = await store.ping().catch(() => false);
+    const statuses = storeOk ? await projections.status().catch(() => []) : [];
+    const maxLag = statuses.reduce((max, projection) => Math.max(max, projection.lag), 0);
     const isReady = storeOk && maxLag <= READY_MAX_PROJECTION_LAG;
     const body = {
       status: isReady ? ('ready' as const) : ('not_ready' as const),
       event_store: storeOk ? ('ok' as const) : ('unreachable' as const),
       max_projection_lag: maxLag,
       lag_threshold: READY_MAX_PROJECTION_LAG,
-      projections: projections.map(({ name, position, lag }) => ({ name, position, lag })),
+      projections: statuses.map(({ name, position, lag }) => ({ name, position, lag })),
     };
     return isReady ? c.json(body, 200) : c.json(body, 503);
   });

@@ -1,5 +1,4 @@
 import type { z } from '@hono/zod-openapi';
-import type { Runtime } from '../../composition.ts';
 import { qaScorecardDecider, qaScorecardStream, type QaScorecardState } from '../../domain/qa-scorecard.ts';
 import { newId } from '../../infra/ids.ts';
 import { findQaScorecard, listQaScorecards, scorecardDocument } from '../../projections/qa-scorecards.ts';
@@ -7,9 +6,9 @@ import { principalOf } from '../context.ts';
 import { createRouter, defineRoute } from '../define-route.ts';
 import { resourceNotFound } from '../errors.ts';
 import { prebuiltJson, prebuiltListJson } from '../list.ts';
-import { awaitReadModels } from '../read-your-writes.ts';
 import { PaginationQuery, idParams } from '../schemas/common.ts';
 import { DeletedQaScorecardSchema, QaScorecardBody, QaScorecardListSchema, QaScorecardSchema } from '../schemas/qa-scorecard.ts';
+import type { ResourcePorts } from '../ports.ts';
 
 const TAG = 'QA scorecards';
 const ID_EXAMPLE = 'qsc_01jd8k3m9q2x7c4v5b6n8p0r2t';
@@ -70,34 +69,34 @@ function documentOf(state: QaScorecardState) {
   return scorecardDocument(data, state.createdAt, state.updatedAt);
 }
 
-export function qaScorecardRoutes(runtime: Runtime) {
+export function qaScorecardRoutes({ commands, clock, readDb, readYourWrites }: ResourcePorts) {
   const router = createRouter();
 
   router.openapi(createScorecard, async (c) => {
     const { workspaceId, keyId } = principalOf(c);
-    const now = runtime.clock.now();
+    const now = clock.now();
     const scorecardId = newId('qsc', now);
-    const result = await runtime.commands.handle(
+    const result = await commands.handle(
       qaScorecardDecider,
       qaScorecardStream(scorecardId),
       { type: 'CreateQaScorecard', scorecardId, workspaceId, definition: c.req.valid('json'), now },
       { workspaceId, actor: keyId, now },
     );
-    await awaitReadModels(runtime, result.position);
+    await readYourWrites(result.position);
     return c.json(documentOf(result.state) as z.infer<typeof QaScorecardSchema>, 201);
   });
 
   router.openapi(listScorecards, (c) => {
     const { workspaceId } = principalOf(c);
     const page = c.req.valid('query');
-    const { documents, total } = listQaScorecards(runtime.readDb, workspaceId, page.limit, page.offset);
+    const { documents, total } = listQaScorecards(readDb, workspaceId, page.limit, page.offset);
     return prebuiltListJson<z.infer<typeof QaScorecardListSchema>>(c, documents, total, page);
   });
 
   router.openapi(getScorecard, (c) => {
     const { workspaceId } = principalOf(c);
     const { id } = c.req.valid('param');
-    const found = findQaScorecard(runtime.readDb, workspaceId, id);
+    const found = findQaScorecard(readDb, workspaceId, id);
     if (found === undefined) throw resourceNotFound('qa_scorecard', id);
     return prebuiltJson<z.infer<typeof QaScorecardSchema>>(c, found.document);
   });
@@ -105,23 +104,23 @@ export function qaScorecardRoutes(runtime: Runtime) {
   router.openapi(replaceScorecard, async (c) => {
     const { workspaceId, keyId } = principalOf(c);
     const { id } = c.req.valid('param');
-    const now = runtime.clock.now();
-    const result = await runtime.commands.handle(
+    const now = clock.now();
+    const result = await commands.handle(
       qaScorecardDecider,
       qaScorecardStream(id),
       { type: 'ReplaceQaScorecard', scorecardId: id, workspaceId, definition: c.req.valid('json'), now },
       { workspaceId, actor: keyId, now },
     );
-    await awaitReadModels(runtime, result.position);
+    await readYourWrites(result.position);
     return c.json(documentOf(result.state) as z.infer<typeof QaScorecardSchema>, 200);
   });
 
   router.openapi(deleteScorecard, async (c) => {
     const { workspaceId, keyId } = principalOf(c);
     const { id } = c.req.valid('param');
-    const now = runtime.clock.now();
-    const result = await runtime.commands.handle(qaScorecardDecider, qaScorecardStream(id), { type: 'DeleteQaScorecard', scorecardId: id, workspaceId, now }, { workspaceId, actor: keyId, now });
-    await awaitReadModels(runtime, result.position);
+    const now = clock.now();
+    const result = await commands.handle(qaScorecardDecider, qaScorecardStream(id), { type: 'DeleteQaScorecard', scorecardId: id, workspaceId, now }, { workspaceId, actor: keyId, now });
+    await readYourWrites(result.position);
     return c.json({ id, deleted: true as const }, 200);
   });
 

@@ -1,11 +1,12 @@
 import { z } from '@hono/zod-openapi';
 import { Readable } from 'node:stream';
-import type { Runtime } from '../../composition.ts';
+import type { Database } from 'better-sqlite3';
+import type { RecordingLinks } from '../../infra/blobs/recording-links.ts';
+import type { BlobStore } from '../../infra/blobs/port.ts';
 import { findCallRecordingKey } from '../../projections/calls.ts';
 import { parseByteRange } from '../byte-range.ts';
 import { createRouter, defineRoute } from '../define-route.ts';
 import { ApiError, errorBody, resourceNotFound } from '../errors.ts';
-import { recordingPath } from '../recording-url.ts';
 import { ErrorSchema } from '../schemas/common.ts';
 
 const errorJson = (description: string) => ({ description, content: { 'application/json': { schema: ErrorSchema } } });
@@ -39,18 +40,18 @@ const getRecording = defineRoute(
   { public: true },
 );
 
-export function recordingRoutes(runtime: Runtime) {
+export function recordingRoutes({ readDb, blobs, recordingLinks }: { readDb: Database; blobs: BlobStore; recordingLinks: RecordingLinks }) {
   const router = createRouter();
 
   router.openapi(getRecording, async (c) => {
     const { call_id: callId } = c.req.valid('param');
     const { expires, signature } = c.req.valid('query');
-    const verdict = runtime.urlSigner.verify(recordingPath(callId), expires, signature, runtime.clock.now());
+    const verdict = recordingLinks.verify(callId, expires, signature);
     if (verdict === 'invalid') throw new ApiError('forbidden', 'The recording URL is not valid: its signature does not match.', { reason: 'invalid_signature' });
     if (verdict === 'expired') throw new ApiError('forbidden', 'The recording URL has expired; get a fresh one from GET /v1/calls/{id}.', { reason: 'expired' });
 
-    const blobKey = findCallRecordingKey(runtime.readDb, callId);
-    const size = blobKey === null ? null : await runtime.blobs.size(blobKey);
+    const blobKey = findCallRecordingKey(readDb, callId);
+    const size = blobKey === null ? null : await blobs.size(blobKey);
     if (blobKey === null || size === null) throw resourceNotFound('recording', callId);
 
     const headers: Record<string, string> = {
@@ -73,7 +74,7 @@ export function recordingRoutes(runtime: Runtime) {
     if (range) headers['Content-Range'] = `bytes ${span.start}-${span.end}/${size}`;
     // No file is opened for HEAD (Hono drops a GET handler's body for HEAD without closing its stream) or for an
     // empty file (a stream of bytes 0 to -1 would fail).
-    const content = size === 0 || c.req.method === 'HEAD' ? '' : (Readable.toWeb(runtime.blobs.read(blobKey, span)) as ReadableStream<Uint8Array>);
+    const content = size === 0 || c.req.method === 'HEAD' ? '' : (Readable.toWeb(blobs.read(blobKey, span)) as ReadableStream<Uint8Array>);
     return c.body(content, range ? 206 : 200, headers);
   });
 

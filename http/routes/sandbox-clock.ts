@@ -1,4 +1,4 @@
-import type { Runtime } from '../../composition.ts';
+import type { Clock } from '../../infra/clock/port.ts';
 import { ManualClock } from '../../infra/clock/manual.ts';
 import { createRouter, defineRoute } from '../define-route.ts';
 import { AdvanceClockBody, ClockSchema } from '../schemas/sandbox-clock.ts';
@@ -31,7 +31,7 @@ export function sandboxClockRoutes(clock: ManualClock) {
   return router;
 }
 
-/** The manual clock of a runtime, or null when it runs on the system clock. */
-export function manualClockOf(runtime: Pick<Runtime, 'clock'>): ManualClock | null {
-  return runtime.clock instanceof ManualClock ? runtime.clock : null;
+/** The clock as a manual clock (CLOCK=manual), or null when it is the system clock. */
+export function manualClockOf(clock: Clock): ManualClock | null {
+  return clock instanceof ManualClock ? clock : null;
 }

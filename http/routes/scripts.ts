@@ -1,4 +1,3 @@
-import type { Runtime } from '../../composition.ts';
 import { scriptDecider, scriptStream, scriptVariables, type ScriptState } from '../../domain/script.ts';
 import { newId } from '../../infra/ids.ts';
 import { ReadModelCache } from '../../projections/read-model-version.ts';
@@ -8,10 +7,10 @@ import { createRouter, defineRoute } from '../define-route.ts';
 import type { HttpDependencies } from '../dependencies.ts';
 import { resourceNotFound } from '../errors.ts';
 import { listEnvelopeText, prebuiltJson } from '../list.ts';
-import { awaitReadModels } from '../read-your-writes.ts';
 import { PaginationQuery, idParams } from '../schemas/common.ts';
 import { DeletedScriptSchema, ScriptBody, ScriptListSchema, ScriptSchema, ScriptVersionQuery } from '../schemas/script.ts';
 import type { z } from '@hono/zod-openapi';
+import type { ResourcePorts } from '../ports.ts';
 
 const TAG = 'Scripts';
 const SCRIPT_ID_EXAMPLE = 'scr_01jd8k3m9q2x7c4v5b6n8p0r2t';
@@ -89,20 +88,20 @@ function documentOf(state: ScriptState): ScriptDocument {
 
 const utf8 = new TextEncoder();
 
-export function scriptRoutes(runtime: Runtime, dependencies: HttpDependencies) {
+export function scriptRoutes({ commands, clock, readDb, readYourWrites }: ResourcePorts, dependencies: HttpDependencies) {
   const router = createRouter();
 
   router.openapi(createScript, async (c) => {
     const { workspaceId, keyId } = principalOf(c);
-    const now = runtime.clock.now();
+    const now = clock.now();
     const scriptId = newId('scr', now);
-    const result = await runtime.commands.handle(
+    const result = await commands.handle(
       scriptDecider,
       scriptStream(scriptId),
       { type: 'CreateScript', scriptId, workspaceId, script: c.req.valid('json'), now },
       { workspaceId, actor: keyId, now },
     );
-    await awaitReadModels(runtime, result.position);
+    await readYourWrites(result.position);
     return c.json(documentOf(result.state), 201);
   });
 
@@ -114,7 +113,7 @@ export function scriptRoutes(runtime: Runtime, dependencies: HttpDependencies) {
     const { workspaceId } = principalOf(c);
     const page = c.req.valid('query');
     const body = pages.get(c.get('readModelGeneration'), `${workspaceId} ${page.limit} ${page.offset}`, () => {
-      const { summaries, total } = listScriptSummaries(runtime.readDb, workspaceId, page.limit, page.offset);
+      const { summaries, total } = listScriptSummaries(readDb, workspaceId, page.limit, page.offset);
       return utf8.encode(listEnvelopeText(summaries, total, page));
     });
     return prebuiltJson<z.infer<typeof ScriptListSchema>>(c, body);
@@ -124,9 +123,9 @@ export function scriptRoutes(runtime: Runtime, dependencies: HttpDependencies) {
     const { workspaceId } = principalOf(c);
     const { id } = c.req.valid('param');
     const { version } = c.req.valid('query');
-    const document = findScriptDocument(runtime.readDb, workspaceId, id, version);
+    const document = findScriptDocument(readDb, workspaceId, id, version);
     if (document === undefined) {
-      if (version !== undefined && findScriptDocument(runtime.readDb, workspaceId, id) !== undefined) {
+      if (version !== undefined && findScriptDocument(readDb, workspaceId, id) !== undefined) {
         throw resourceNotFound('script_version', id, { version });
       }
       throw resourceNotFound('script', id);
@@ -137,29 +136,29 @@ export function scriptRoutes(runtime: Runtime, dependencies: HttpDependencies) {
   router.openapi(replaceScript, async (c) => {
     const { workspaceId, keyId } = principalOf(c);
     const { id } = c.req.valid('param');
-    const now = runtime.clock.now();
-    const result = await runtime.commands.handle(
+    const now = clock.now();
+    const result = await commands.handle(
       scriptDecider,
       scriptStream(id),
       { type: 'PublishScriptVersion', scriptId: id, workspaceId, script: c.req.valid('json'), now },
       { workspaceId, actor: keyId, now },
     );
-    await awaitReadModels(runtime, result.position);
+    await readYourWrites(result.position);
     return c.json(documentOf(result.state), 200);
   });
 
   router.openapi(deleteScript, async (c) => {
     const { workspaceId, keyId } = principalOf(c);
     const { id } = c.req.valid('param');
-    const now = runtime.clock.now();
-    const activeCampaigns = dependencies.countActiveCampaignsUsingScript(runtime.readDb, workspaceId, id);
-    const result = await runtime.commands.handle(
+    const now = clock.now();
+    const activeCampaigns = dependencies.countActiveCampaignsUsingScript(readDb, workspaceId, id);
+    const result = await commands.handle(
       scriptDecider,
       scriptStream(id),
       { type: 'DeleteScript', scriptId: id, workspaceId, activeCampaigns, now },
       { workspaceId, actor: keyId, now },
     );
-    await awaitReadModels(runtime, result.position);
+    await readYourWrites(result.position);
     return c.json({ id, deleted: true as const }, 200);
   });
 

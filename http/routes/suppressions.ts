@@ -1,4 +1,3 @@
-import type { Runtime } from '../../composition.ts';
 import { E164_DESCRIPTION, isE164 } from '../../domain/shared/phone.ts';
 import { suppressionDecider, suppressionStream, type SuppressionState } from '../../domain/suppression.ts';
 import { findSuppression, listSuppressions, type SuppressionDocument } from '../../projections/suppressions.ts';
@@ -6,9 +5,9 @@ import { principalOf } from '../context.ts';
 import { createRouter, defineRoute } from '../define-route.ts';
 import { invalidParameter, resourceNotFound } from '../errors.ts';
 import { listBody } from '../list.ts';
-import { awaitReadModels } from '../read-your-writes.ts';
 import { PaginationQuery } from '../schemas/common.ts';
 import { PhoneParams, SuppressNumberBody, SuppressionListSchema, SuppressionSchema, UnsuppressedSchema } from '../schemas/suppression.ts';
+import type { ResourcePorts } from '../ports.ts';
 
 const TAG = 'Suppressions';
 const suppressionJson = { 'application/json': { schema: SuppressionSchema } };
@@ -68,20 +67,20 @@ function entryFromState(state: SuppressionState, phone: string): SuppressionDocu
   return { phone, source: entry.source, reason: null, call_id: null, suppressed_at: entry.suppressed_at };
 }
 
-export function suppressionRoutes(runtime: Runtime) {
+export function suppressionRoutes({ commands, clock, readDb, readYourWrites }: ResourcePorts) {
   const router = createRouter();
 
   router.openapi(listRoute, (c) => {
     const { workspaceId } = principalOf(c);
     const page = c.req.valid('query');
-    const { data, total } = listSuppressions(runtime.readDb, workspaceId, page.limit, page.offset);
+    const { data, total } = listSuppressions(readDb, workspaceId, page.limit, page.offset);
     return c.json(listBody(data, total, page), 200);
   });
 
   router.openapi(getRoute, (c) => {
     const { workspaceId } = principalOf(c);
     const phone = phoneParam(c.req.valid('param').phone);
-    const entry = findSuppression(runtime.readDb, workspaceId, phone);
+    const entry = findSuppression(readDb, workspaceId, phone);
     if (!entry) throw resourceNotFound('suppressed_number', phone);
     return c.json(entry, 200);
   });
@@ -90,29 +89,29 @@ export function suppressionRoutes(runtime: Runtime) {
     const { workspaceId, keyId } = principalOf(c);
     const { phone, reason } = c.req.valid('json');
     if (!isE164(phone)) throw invalidParameter('phone', phone, E164_DESCRIPTION);
-    const now = runtime.clock.now();
-    const result = await runtime.commands.handle(
+    const now = clock.now();
+    const result = await commands.handle(
       suppressionDecider,
       suppressionStream(workspaceId),
       { type: 'SuppressNumber', data: { phone, source: 'api', reason: reason ?? null, at: now.toISOString() } },
       { workspaceId, actor: keyId, now },
     );
-    await awaitReadModels(runtime, result.position);
-    const entry = findSuppression(runtime.readDb, workspaceId, phone) ?? entryFromState(result.state, phone);
+    await readYourWrites(result.position);
+    const entry = findSuppression(readDb, workspaceId, phone) ?? entryFromState(result.state, phone);
     return c.json(entry, result.events.length > 0 ? 201 : 200);
   });
 
   router.openapi(removeRoute, async (c) => {
     const { workspaceId, keyId } = principalOf(c);
     const phone = phoneParam(c.req.valid('param').phone);
-    const now = runtime.clock.now();
-    const result = await runtime.commands.handle(
+    const now = clock.now();
+    const result = await commands.handle(
       suppressionDecider,
       suppressionStream(workspaceId),
       { type: 'UnsuppressNumber', data: { phone, at: now.toISOString() } },
       { workspaceId, actor: keyId, now },
     );
-    await awaitReadModels(runtime, result.position);
+    await readYourWrites(result.position);
     return c.json({ phone, deleted: true as const }, 200);
   });
 

@@ -1,5 +1,4 @@
 import type { z } from '@hono/zod-openapi';
-import type { Runtime } from '../../composition.ts';
 import { transcriptionJobDecider, transcriptionJobStream } from '../../domain/transcription-job.ts';
 import { newId } from '../../infra/ids.ts';
 import { findQaScorecard } from '../../projections/qa-scorecards.ts';
@@ -9,7 +8,6 @@ import { checkOutboundTarget } from '../outbound-target-check.ts';
 import { createRouter, defineRoute } from '../define-route.ts';
 import { resourceNotFound } from '../errors.ts';
 import { prebuiltJson, prebuiltListJson } from '../list.ts';
-import { awaitReadModels } from '../read-your-writes.ts';
 import {
   JobIdParams,
   TranscriptionAcceptedSchema,
@@ -18,6 +16,7 @@ import {
   TranscriptionJobSchema,
   TranscriptionListQuery,
 } from '../schemas/transcription.ts';
+import type { ResourcePorts } from '../ports.ts';
 
 const TAG = 'Transcription';
 
@@ -52,7 +51,7 @@ const listJobs = defineRoute({
   responses: { 200: { description: 'A page of jobs.', content: { 'application/json': { schema: TranscriptionJobListSchema } } } },
 });
 
-export function transcriptionRoutes(runtime: Runtime) {
+export function transcriptionRoutes({ commands, clock, readDb, readYourWrites, allowPrivateTargets }: ResourcePorts & { allowPrivateTargets: boolean }) {
   const router = createRouter();
 
   router.openapi(submitJob, async (c) => {
@@ -64,20 +63,20 @@ export function transcriptionRoutes(runtime: Runtime) {
         field: 'audio_url',
         expected: 'an http(s) URL without credentials',
         protocols: ['http:', 'https:'],
-        allowPrivateTargets: runtime.config.ALLOW_PRIVATE_TARGETS,
+        allowPrivateTargets: allowPrivateTargets,
         acceptUnresolvable: true,
       });
     }
     // The job pins the scorecard as it is now: later edits or a deletion do not change what it is scored against.
     let pinned = null;
     if (body.features.includes('qa_scoring') && body.qa_scorecard_id !== undefined) {
-      const scorecard = findQaScorecard(runtime.readDb, workspaceId, body.qa_scorecard_id);
+      const scorecard = findQaScorecard(readDb, workspaceId, body.qa_scorecard_id);
       if (scorecard === undefined) throw resourceNotFound('qa_scorecard', body.qa_scorecard_id);
       pinned = { scorecard_id: body.qa_scorecard_id, version: scorecard.version, definition: scorecard.definition };
     }
-    const now = runtime.clock.now();
+    const now = clock.now();
     const jobId = newId('job', now);
-    const result = await runtime.commands.handle(
+    const result = await commands.handle(
       transcriptionJobDecider,
       transcriptionJobStream(jobId),
       {
@@ -100,14 +99,14 @@ export function transcriptionRoutes(runtime: Runtime) {
       },
       { workspaceId, actor: keyId, now },
     );
-    await awaitReadModels(runtime, result.position);
+    await readYourWrites(result.position);
     return c.json({ job_id: jobId, status: 'pending' as const, created_at: now.toISOString() }, 202);
   });
 
   router.openapi(getJob, (c) => {
     const { workspaceId } = principalOf(c);
     const { job_id: jobId } = c.req.valid('param');
-    const document = findTranscriptionJobDocument(runtime.readDb, workspaceId, jobId);
+    const document = findTranscriptionJobDocument(readDb, workspaceId, jobId);
     if (document === undefined) throw resourceNotFound('transcription_job', jobId);
     return prebuiltJson<z.infer<typeof TranscriptionJobSchema>>(c, document);
   });
@@ -115,7 +114,7 @@ export function transcriptionRoutes(runtime: Runtime) {
   router.openapi(listJobs, (c) => {
     const { workspaceId } = principalOf(c);
     const query = c.req.valid('query');
-    const { items, total } = listTranscriptionJobs(runtime.readDb, workspaceId, query.status, query.limit, query.offset);
+    const { items, total } = listTranscriptionJobs(readDb, workspaceId, query.status, query.limit, query.offset);
     return prebuiltListJson<z.infer<typeof TranscriptionJobListSchema>>(c, items, total, query);
   });
 

@@ -1,5 +1,4 @@
 import type { z } from '@hono/zod-openapi';
-import type { Runtime } from '../../composition.ts';
 import { webhookDeliveryDecider, webhookDeliveryStream } from '../../domain/webhook-delivery.ts';
 import { ALL_WEBHOOK_EVENTS, MAX_WEBHOOKS_PER_WORKSPACE, webhookDecider, webhookStream } from '../../domain/webhook.ts';
 import { KeyedQueue } from '../../commands/keyed-queue.ts';
@@ -12,7 +11,6 @@ import { checkOutboundTarget } from '../outbound-target-check.ts';
 import { createRouter, defineRoute } from '../define-route.ts';
 import { invalidParameter, resourceNotFound } from '../errors.ts';
 import { listBody } from '../list.ts';
-import { awaitReadModels } from '../read-your-writes.ts';
 import { PaginationQuery, idParams } from '../schemas/common.ts';
 import {
   CreateWebhookBody,
@@ -26,6 +24,8 @@ import {
   WebhookSchema,
   WebhookWithDeliveriesSchema,
 } from '../schemas/webhook.ts';
+import type { SecretBox } from '../../infra/crypto/secret-box.ts';
+import type { ResourcePorts } from '../ports.ts';
 
 const TAG = 'Webhooks';
 const WEBHOOK_ID_EXAMPLE = 'wh_01jd8k3m9q2x7c4v5b6n8p0r2t';
@@ -119,21 +119,21 @@ function checkEvents(events: readonly string[]): void {
   });
 }
 
-export function webhookRoutes(runtime: Runtime) {
+export function webhookRoutes({ commands, clock, readDb, readYourWrites, allowPrivateTargets, secrets }: ResourcePorts & { allowPrivateTargets: boolean; secrets: SecretBox }) {
   const router = createRouter();
 
   const withDeliveries = (row: WebhookRow): z.infer<typeof WebhookWithDeliveriesSchema> => {
-    const counts = deliveryCounts(runtime.readDb, row.webhook_id);
+    const counts = deliveryCounts(readDb, row.webhook_id);
     return {
       ...webhookDocument(row),
-      last_delivery: lastDelivery(runtime.readDb, row.webhook_id),
+      last_delivery: lastDelivery(readDb, row.webhook_id),
       failed_deliveries: counts.failed,
       retrying_deliveries: counts.retrying,
     };
   };
 
   const liveWebhook = (workspaceId: string, id: string): WebhookRow => {
-    const row = findWebhook(runtime.readDb, workspaceId, id);
+    const row = findWebhook(readDb, workspaceId, id);
     if (!row) throw resourceNotFound('webhook', id);
     return row;
   };
@@ -147,35 +147,35 @@ export function webhookRoutes(runtime: Runtime) {
     const { workspaceId, keyId } = principalOf(c);
     const body = c.req.valid('json');
     checkEvents(body.events);
-    await checkUrl(body.url, runtime.config.ALLOW_PRIVATE_TARGETS);
-    const now = runtime.clock.now();
+    await checkUrl(body.url, allowPrivateTargets);
+    const now = clock.now();
     const webhookId = newId('wh', now);
     await registrations.run(workspaceId, () => register(webhookId, body, workspaceId, keyId, now));
     return c.json({ id: webhookId, url: body.url, events: body.events, status: 'active' as const, created_at: now.toISOString() }, 201);
   });
 
   async function register(webhookId: string, body: z.infer<typeof CreateWebhookBody>, workspaceId: string, keyId: string, now: Date): Promise<void> {
-    const result = await runtime.commands.handle(
+    const result = await commands.handle(
       webhookDecider,
       webhookStream(webhookId),
-      registerWebhookCommand(runtime.secrets, {
+      registerWebhookCommand(secrets, {
         webhook_id: webhookId,
         workspace_id: workspaceId,
         url: body.url,
         events: body.events,
         secret: body.secret ?? null,
         created_at: now.toISOString(),
-        registered_webhooks: countWebhooks(runtime.readDb, workspaceId),
+        registered_webhooks: countWebhooks(readDb, workspaceId),
       }),
       { workspaceId, actor: keyId, now },
     );
-    await awaitReadModels(runtime, result.position);
+    await readYourWrites(result.position);
   }
 
   router.openapi(listWebhooksRoute, (c) => {
     const { workspaceId } = principalOf(c);
     const page = c.req.valid('query');
-    const { webhooks, total } = listWebhooks(runtime.readDb, workspaceId, page.limit, page.offset);
+    const { webhooks, total } = listWebhooks(readDb, workspaceId, page.limit, page.offset);
     return c.json(listBody(webhooks.map(withDeliveries), total, page), 200);
   });
 
@@ -187,14 +187,14 @@ export function webhookRoutes(runtime: Runtime) {
   router.openapi(deleteWebhook, async (c) => {
     const { workspaceId, keyId } = principalOf(c);
     const { id } = c.req.valid('param');
-    const now = runtime.clock.now();
-    const result = await runtime.commands.handle(
+    const now = clock.now();
+    const result = await commands.handle(
       webhookDecider,
       webhookStream(id),
       { type: 'DeleteWebhook', data: { webhook_id: id, workspace_id: workspaceId, deleted_at: now.toISOString() } },
       { workspaceId, actor: keyId, now },
     );
-    await awaitReadModels(runtime, result.position);
+    await readYourWrites(result.position);
     return c.json({ id, deleted: true as const }, 200);
   });
 
@@ -203,7 +203,7 @@ export function webhookRoutes(runtime: Runtime) {
     const { id } = c.req.valid('param');
     const { status, ...page } = c.req.valid('query');
     liveWebhook(workspaceId, id);
-    const { deliveries, total } = listDeliveries(runtime.readDb, id, status as Parameters<typeof listDeliveries>[2], page.limit, page.offset);
+    const { deliveries, total } = listDeliveries(readDb, id, status as Parameters<typeof listDeliveries>[2], page.limit, page.offset);
     return c.json(listBody(deliveries, total, page), 200);
   });
 
@@ -211,16 +211,16 @@ export function webhookRoutes(runtime: Runtime) {
     const { workspaceId, keyId } = principalOf(c);
     const { id, delivery_id: deliveryId } = c.req.valid('param');
     liveWebhook(workspaceId, id);
-    if (!findDelivery(runtime.readDb, id, deliveryId)) throw resourceNotFound('webhook_delivery', deliveryId);
-    const now = runtime.clock.now();
-    const result = await runtime.commands.handle(
+    if (!findDelivery(readDb, id, deliveryId)) throw resourceNotFound('webhook_delivery', deliveryId);
+    const now = clock.now();
+    const result = await commands.handle(
       webhookDeliveryDecider,
       webhookDeliveryStream(deliveryId),
       { type: 'ReplayWebhookDelivery', data: { requested_at: now.toISOString() } },
       { workspaceId, actor: keyId, now },
     );
-    await awaitReadModels(runtime, result.position);
-    return c.json(findDelivery(runtime.readDb, id, deliveryId)!, 202);
+    await readYourWrites(result.position);
+    return c.json(findDelivery(readDb, id, deliveryId)!, 202);
   });
 
   return router;

@@ -7,7 +7,10 @@ import { Timestamp, listEnvelope } from './common.ts';
  * same one the scorer reads, so what is accepted is exactly what can be scored (docs/analysis.md lists the
  * checks and every validation message).
  */
-export const QaScorecardBody = scorecardSchema.openapi('QaScorecardInput', {
+// zod's own `.meta` (the OpenAPI generator reads `id` as the component name): the analysis module builds this
+// schema with plain zod, possibly before @hono/zod-openapi has added `.openapi` to zod's schemas.
+export const QaScorecardBody = scorecardSchema.meta({
+  id: 'QaScorecardInput',
   example: {
     name: 'Renewal QA',
     pass_threshold: 70,

@@ -26,15 +26,23 @@ export interface EventToAppend {
   metadata: EventMetadata;
 }
 
-export interface RecordedEvent {
+/**
+ * An event as the store holds it. Readers that know which events they handle name them: `Recorded<CallEvent>` is
+ * a union narrowed by `type`, so `event.data` needs no cast. The store only promises the stored JSON; that it has
+ * the shape of the current event type is the upcasters' job (domain/upcasters.ts), applied on every read.
+ */
+export interface RecordedEvent<Type extends string = string, Data extends object = Record<string, unknown>> {
   id: string;
   stream: string;
   revision: number;
   position: number;
-  type: string;
-  data: Record<string, unknown>;
+  type: Type;
+  data: Data;
   metadata: EventMetadata;
 }
+
+/** The recorded form of each event of a union of domain events (`{type, data}`), as a union narrowed by `type`. */
+export type Recorded<Event extends { type: string; data: object }> = Event extends unknown ? RecordedEvent<Event['type'], Event['data']> : never;
 
 /** `no_stream`: the stream must not exist; `stream_exists`: it must; `any`: no check; a number: the exact revision of the stream's last event. */
 export type ExpectedRevision = 'no_stream' | 'any' | 'stream_exists' | number;

@@ -1,15 +1,16 @@
+import type { Database } from 'better-sqlite3';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import type { Runtime } from '../../composition.ts';
-import { DomainError } from '../../domain/shared/errors.ts';
-import { transcriptionJobDecider, transcriptionJobStream, type TranscriptionJobCommand } from '../../domain/transcription-job.ts';
-import { createLexiconAnalyzer } from '../../infra/analysis/lexicon-analyzer.ts';
+import { wasRefused, type Commands } from '../../commands/handler.ts';
+import { transcriptionJobDecider, transcriptionJobStream, type TranscriptionJobCommand, type TranscriptionJobEvent } from '../../domain/transcription-job.ts';
 import type { Analyzer } from '../../infra/analysis/port.ts';
+import type { Clock } from '../../infra/clock/port.ts';
+import type { Config } from '../../infra/config.ts';
 import { ConcurrencyLimit } from '../../infra/speech/concurrency-limit.ts';
 import type { SpeechRecognizer } from '../../infra/speech/port.ts';
-import { createSpeechRecognizer } from '../../infra/speech/recognizer-from-config.ts';
 import { unfinishedTranscriptionJobs } from '../../projections/transcription-jobs.ts';
 import type { ProcessManager } from '../process-manager.ts';
+import { readModelsCaughtUp, type ReadModelsCatchUpPorts } from '../read-models-ready.ts';
 import { analyseJob } from './analyse-job.ts';
 import { DEFAULT_MAX_AUDIO_BYTES, DEFAULT_MAX_AUDIO_SECONDS } from './download-audio.ts';
 import { JobFailure } from './job-failure.ts';
@@ -19,6 +20,18 @@ export const TRANSCRIPTION_WORKER = 'transcription-worker';
 /** Attempts a job gets when the process dies under it; after the last one it fails as `processing_interrupted`. */
 export const DEFAULT_MAX_ATTEMPTS = 3;
 
+export interface TranscriptionWorkerPorts extends ReadModelsCatchUpPorts {
+  commands: Commands;
+  clock: Clock;
+  readDb: Database;
+  /** Audio to text: from SPEECH_API_URL/KEY/MODEL, PocketSphinx for English without it (composition.ts). */
+  recognizer: SpeechRecognizer;
+  /** Summary, sentiment, intent and QA over a transcript. */
+  analyzer: Analyzer;
+  /** ALLOW_PRIVATE_TARGETS for downloads, WORKER_CONCURRENCY, and DATA_DIR for the audio being transcribed. */
+  config: Pick<Config, 'ALLOW_PRIVATE_TARGETS' | 'WORKER_CONCURRENCY' | 'dataDirectory'>;
+}
+
 export interface TranscriptionWorkerOptions {
   /** Jobs run at once; default WORKER_CONCURRENCY, else the number of cores. */
   concurrency?: number;
@@ -27,10 +40,10 @@ export interface TranscriptionWorkerOptions {
   maxAudioBytes?: number;
   /** Default 4 hours. */
   maxAudioSeconds?: number;
-  /** Default: from SPEECH_API_URL/KEY/MODEL (PocketSphinx for English without it). */
-  recognizer?: SpeechRecognizer;
-  analyzer?: Analyzer;
 }
+
+/** The job events the worker reacts to. */
+type SubmittedJob = Extract<TranscriptionJobEvent, { type: 'TranscriptionJobSubmitted' }>;
 
 /**
  * Runs transcription jobs. The process manager's loop only queues a submitted job and moves on (a job may take
@@ -44,16 +57,13 @@ export interface TranscriptionWorkerOptions {
  * attempt, and after `maxAttempts` interrupted attempts it fails with `processing_interrupted` (a recording
  * that crashes the process every time must not crash it forever).
  */
-export function createTranscriptionWorker(runtime: Runtime, options: TranscriptionWorkerOptions = {}): ProcessManager & { idle(): Promise<void> } {
-  const { config, logger } = runtime;
+export function createTranscriptionWorker(ports: TranscriptionWorkerPorts, options: TranscriptionWorkerOptions = {}): ProcessManager<SubmittedJob> & { idle(): Promise<void> } {
+  const { config, logger, commands, clock } = ports;
   const concurrency = options.concurrency ?? config.WORKER_CONCURRENCY ?? availableParallelism();
   const maxAttempts = options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
-  const recognizer =
-    options.recognizer ??
-    createSpeechRecognizer({ apiUrl: config.SPEECH_API_URL, apiKey: config.SPEECH_API_KEY, model: config.SPEECH_MODEL, localConcurrency: concurrency });
   const dependencies = {
-    recognizer,
-    analyzer: options.analyzer ?? createLexiconAnalyzer(),
+    recognizer: ports.recognizer,
+    analyzer: ports.analyzer,
     policy: { allowPrivateTargets: config.ALLOW_PRIVATE_TARGETS, protocols: ['http:', 'https:'] as const },
     workDirectory: join(config.dataDirectory, 'tmp', 'transcription'),
     maxAudioBytes: options.maxAudioBytes ?? DEFAULT_MAX_AUDIO_BYTES,
@@ -66,17 +76,15 @@ export function createTranscriptionWorker(runtime: Runtime, options: Transcripti
   const inFlight = new Set<Promise<void>>();
   let recovery: Promise<void> = Promise.resolve();
 
-  const command = (workspaceId: string, jobId: string, body: TranscriptionJobCommand) => {
-    const now = runtime.clock.now();
-    return runtime.commands.handle(transcriptionJobDecider, transcriptionJobStream(jobId), body, { workspaceId, actor: TRANSCRIPTION_WORKER, now });
-  };
+  const command = (workspaceId: string, jobId: string, body: TranscriptionJobCommand) =>
+    commands.handle(transcriptionJobDecider, transcriptionJobStream(jobId), body, { workspaceId, actor: TRANSCRIPTION_WORKER, now: clock.now() });
 
   async function run(jobId: string): Promise<void> {
     if (lifetime.signal.aborted) return;
-    const { state } = await runtime.commands.load(transcriptionJobDecider, transcriptionJobStream(jobId));
+    const { state } = await commands.load(transcriptionJobDecider, transcriptionJobStream(jobId));
     const job = state.job;
     if (job === null || (state.status !== 'pending' && state.status !== 'processing')) return;
-    const now = () => runtime.clock.now().toISOString();
+    const now = () => clock.now().toISOString();
     if (state.status === 'processing' && state.attempts >= maxAttempts) {
       const message = `the job was interrupted ${state.attempts} times (the service stopped while it ran) and is not tried again`;
       await command(job.workspace_id, jobId, { type: 'FailTranscriptionJob', data: { attempt: state.attempts, error: { code: 'processing_interrupted', message }, failed_at: now() } });
@@ -84,25 +92,27 @@ export function createTranscriptionWorker(runtime: Runtime, options: Transcripti
       return;
     }
     const attempt = state.attempts + 1;
-    try {
-      await command(job.workspace_id, jobId, { type: 'StartTranscriptionJob', data: { attempt, started_at: now() } });
-    } catch (error) {
-      // Another worker (or an earlier run of this one) started it: not ours to run.
-      if (error instanceof DomainError) return;
-      throw error;
-    }
-    const started = Date.now();
+    const started = await commands.handle(
+      transcriptionJobDecider,
+      transcriptionJobStream(jobId),
+      { type: 'StartTranscriptionJob', data: { attempt, started_at: now() } },
+      { workspaceId: job.workspace_id, actor: TRANSCRIPTION_WORKER, now: clock.now() },
+      { tolerate: ['already_exists', 'invalid_state'] },
+    );
+    // Another worker (or an earlier run of this one) started it: not ours to run.
+    if (wasRefused(started)) return;
+    const startedMs = Date.now();
     logger.info({ job_id: jobId, attempt, source: job.audio_url !== null ? 'audio_url' : 'transcript', features: job.features }, 'transcription job started');
     try {
       const result = await analyseJob(job, dependencies, lifetime.signal);
       await command(job.workspace_id, jobId, { type: 'CompleteTranscriptionJob', data: { attempt, result, completed_at: now() } });
-      logger.info({ job_id: jobId, attempt, ms: Date.now() - started, segments: result.transcript.length }, 'transcription job completed');
+      logger.info({ job_id: jobId, attempt, ms: Date.now() - startedMs, segments: result.transcript.length }, 'transcription job completed');
     } catch (error) {
       // Stopping: the job stays `processing` and is resumed as the next attempt after the restart.
       if (lifetime.signal.aborted) return;
       if (!(error instanceof JobFailure)) throw error;
       await command(job.workspace_id, jobId, { type: 'FailTranscriptionJob', data: { attempt, error: { code: error.code, message: error.message }, failed_at: now() } });
-      logger.info({ job_id: jobId, attempt, code: error.code, ms: Date.now() - started }, 'transcription job failed');
+      logger.info({ job_id: jobId, attempt, code: error.code, ms: Date.now() - startedMs }, 'transcription job failed');
     }
   }
 
@@ -120,13 +130,9 @@ export function createTranscriptionWorker(runtime: Runtime, options: Transcripti
   }
 
   async function recover(): Promise<void> {
-    const head = await runtime.store.headPosition();
-    // Unbounded on purpose: resuming from a stale read model would skip jobs. It returns as soon as they catch up.
-    while (!lifetime.signal.aborted && !(await runtime.projections.waitForPosition(head, 1_000))) {
-      /* still catching up */
-    }
-    if (lifetime.signal.aborted) return;
-    const unfinished = unfinishedTranscriptionJobs(runtime.readDb);
+    // Resuming from a stale read model would skip jobs.
+    if (!(await readModelsCaughtUp(ports, lifetime.signal))) return;
+    const unfinished = unfinishedTranscriptionJobs(ports.readDb);
     if (unfinished.length > 0) logger.info({ jobs: unfinished.length }, 'resuming unfinished transcription jobs');
     for (const job of unfinished) enqueue(job.job_id);
   }
@@ -138,7 +144,7 @@ export function createTranscriptionWorker(runtime: Runtime, options: Transcripti
       recovery = recover().catch((error: unknown) => logger.error({ err: error }, 'resuming transcription jobs failed'));
     },
     async handle(event) {
-      enqueue(event.data.job_id as string);
+      enqueue(event.data.job_id);
     },
     async stop() {
       lifetime.abort();

@@ -1,17 +1,19 @@
-import type { Runtime } from '../../composition.ts';
-import { callDecider, callStream, type CallPlaced, type FailCall, type RecordCallResult } from '../../domain/call.ts';
+import type { Database } from 'better-sqlite3';
+import { wasRefused, type Commands } from '../../commands/handler.ts';
+import { callDecider, callStream, type CallPlaced, type CallPlacement, type FailCall, type RecordCallResult } from '../../domain/call.ts';
 import type { AttemptOutcome } from '../../domain/campaign.ts';
-import { DomainError } from '../../domain/shared/errors.ts';
-import type { RecordedEvent } from '../../infra/eventstore/port.ts';
+import type { BlobStore } from '../../infra/blobs/port.ts';
+import type { Clock } from '../../infra/clock/port.ts';
+import type { Recorded } from '../../infra/eventstore/port.ts';
 import { ConcurrencyLimit } from '../../infra/speech/concurrency-limit.ts';
 import { callsInProgress } from '../../projections/dialer.ts';
 import type { ProcessManager } from '../process-manager.ts';
+import { readModelsCaughtUp, type ReadModelsCatchUpPorts } from '../read-models-ready.ts';
 import type { CallSettlement } from './call-settlement.ts';
 import { callResultCommand } from './call-timeline.ts';
 import type { ConversationEngine } from './conversation-engine.ts';
 import { attemptOutcomeOf } from './conversation-result.ts';
 import type { DialingSlots } from './dialing-slots.ts';
-import { waitForReadModels } from './read-models-ready.ts';
 import type { ScriptVersions } from './script-versions.ts';
 
 const ACTOR = 'call-runner';
@@ -35,14 +37,24 @@ export function recordingBlobKey(callId: string): string {
  * - a claimed call without an end may have rung already: it is failed as `interrupted`, never dialed again;
  * - an ended call whose follow-ups were cut short is settled again (every follow-up is idempotent).
  */
-export class CallRunner implements ProcessManager {
+export interface CallRunnerPorts extends ReadModelsCatchUpPorts {
+  commands: Commands;
+  clock: Clock;
+  readDb: Database;
+  blobs: BlobStore;
+}
+
+/** Refusals a call runner expects: the call already claimed or ended (a replay, or recovery found it first). */
+const CALL_MOVED_ON = ['already_exists', 'invalid_state'];
+
+export class CallRunner implements ProcessManager<CallPlaced> {
   readonly name = 'calling-call-runner';
   readonly eventTypes = ['CallPlaced'] as const;
   private readonly limit: ConcurrencyLimit;
   private readonly running = new Map<string, Promise<void>>();
 
   constructor(
-    private readonly runtime: Runtime,
+    private readonly ports: CallRunnerPorts,
     private readonly dependencies: {
       engine: ConversationEngine;
       scripts: ScriptVersions;
@@ -54,13 +66,12 @@ export class CallRunner implements ProcessManager {
     this.limit = new ConcurrencyLimit(dependencies.maxCallsInFlight ?? MAX_CALLS_IN_FLIGHT);
   }
 
-  async start(): Promise<void> {
-    await waitForReadModels(this.runtime);
-    const checkpoint = this.runtime.processes.checkpoint(this.name);
-    for (const row of callsInProgress(this.runtime.readDb)) {
+  async start({ checkpoint }: { checkpoint: number }): Promise<void> {
+    await readModelsCaughtUp(this.ports);
+    for (const row of callsInProgress(this.ports.readDb)) {
       // The runner's own loop replays what lies after its checkpoint.
       if (row.position > checkpoint) continue;
-      const { state } = await this.runtime.commands.load(callDecider, callStream(row.call_id));
+      const { state } = await this.ports.commands.load(callDecider, callStream(row.call_id));
       if (!state.placed) continue;
       if (state.dialing_started_at === null && state.status === 'in_progress') {
         // Never claimed although the runner moved past it (its handler gave up): nobody has dialed it yet.
@@ -76,12 +87,12 @@ export class CallRunner implements ProcessManager {
     await Promise.allSettled([...this.running.values()]);
   }
 
-  handle(event: RecordedEvent): Promise<void> {
-    return this.runPlaced(event.data as CallPlaced['data'], event.id);
+  handle(event: Recorded<CallPlaced>): Promise<void> {
+    return this.runPlaced(event.data, event.id);
   }
 
   /** Resolves once the call is claimed and running (or found already claimed or ended and dealt with). */
-  private runPlaced(placed: CallPlaced['data'], causationId: string | null): Promise<void> {
+  private runPlaced(placed: CallPlacement, causationId: string | null): Promise<void> {
     this.dependencies.slots.hold(placed.workspace_id, placed.call_id);
     return new Promise<void>((resolve, reject) => {
       void this.limit.run(async () => {
@@ -101,34 +112,36 @@ export class CallRunner implements ProcessManager {
     });
   }
 
-  private async claim(placed: CallPlaced['data'], causationId: string | null): Promise<boolean> {
+  private async claim(placed: CallPlacement, causationId: string | null): Promise<boolean> {
     if (this.running.has(placed.call_id)) return false;
-    try {
-      await this.runtime.commands.handle(callDecider, callStream(placed.call_id), { type: 'RecordCallDialingStarted', data: { at: this.now() } }, this.context(placed, causationId));
-      return true;
-    } catch (error) {
-      if (!(error instanceof DomainError)) throw error;
-      await this.finishFoundCall(placed.call_id, causationId);
-      return false;
-    }
+    const claim = await this.ports.commands.handle(
+      callDecider,
+      callStream(placed.call_id),
+      { type: 'RecordCallDialingStarted', data: { at: this.now() } },
+      this.context(placed, causationId),
+      { tolerate: CALL_MOVED_ON },
+    );
+    if (!wasRefused(claim)) return true;
+    await this.finishFoundCall(placed.call_id, causationId);
+    return false;
   }
 
   /** A call this process is not running: claimed by an earlier life of the process, or already ended. */
   private async finishFoundCall(callId: string, causationId: string | null): Promise<void> {
     if (this.running.has(callId)) return;
-    const { state } = await this.runtime.commands.load(callDecider, callStream(callId));
+    const { state } = await this.ports.commands.load(callDecider, callStream(callId));
     if (!state.placed) return;
     if (state.status === 'in_progress') {
       const failure: FailCall = {
         type: 'FailCall',
         data: { reason: 'interrupted', detail: 'the service restarted during the call; it is not dialed again', ended_at: this.now() },
       };
-      await this.runtime.commands.handle(callDecider, callStream(callId), failure, this.context(state.placed, causationId)).catch(ignoreRefusal);
+      await this.ports.commands.handle(callDecider, callStream(callId), failure, this.context(state.placed, causationId), { tolerate: CALL_MOVED_ON });
     }
     await this.dependencies.settlement.settle(callId, { causationId });
   }
 
-  private async converse(placed: CallPlaced['data'], causationId: string | null): Promise<void> {
+  private async converse(placed: CallPlacement, causationId: string | null): Promise<void> {
     const { engine, scripts, settlement } = this.dependencies;
     let command: RecordCallResult | FailCall;
     let outcome: AttemptOutcome;
@@ -143,11 +156,11 @@ export class CallRunner implements ProcessManager {
         variables: placed.variables,
         recording: placed.recording_enabled,
       });
-      command = callResultCommand(result, this.runtime.clock.now());
+      command = callResultCommand(result, this.ports.clock.now());
       if (result.recording && command.type === 'RecordCallResult') {
         const blobKey = recordingBlobKey(placed.call_id);
         // The blob first: once the event says there is a recording, it must be there to download.
-        await this.runtime.blobs.put(blobKey, result.recording.wav);
+        await this.ports.blobs.put(blobKey, result.recording.wav);
         command.data.recording = {
           blob_key: blobKey,
           duration_seconds: Math.round(result.recording.durationSeconds * 100) / 100,
@@ -157,30 +170,26 @@ export class CallRunner implements ProcessManager {
       outcome = attemptOutcomeOf(result);
     } catch (error) {
       // Our side failed (script missing, speech tools): the call cannot go on; the contact counts as not reached.
-      this.runtime.logger.warn({ err: error, call_id: placed.call_id }, 'call failed on our side');
+      this.ports.logger.warn({ err: error, call_id: placed.call_id }, 'call failed on our side');
       command = { type: 'FailCall', data: { reason: 'interrupted', detail: `the voice agent failed: ${errorMessage(error)}`, ended_at: this.now() } };
       outcome = 'carrier_error';
     }
     try {
-      await this.runtime.commands.handle(callDecider, callStream(placed.call_id), command, this.context(placed, causationId)).catch(ignoreRefusal);
+      await this.ports.commands.handle(callDecider, callStream(placed.call_id), command, this.context(placed, causationId), { tolerate: CALL_MOVED_ON });
       await settlement.settle(placed.call_id, { outcome, causationId });
     } catch (error) {
       // The store is gone (shutdown): recovery on the next start finds the call claimed and unfinished.
-      this.runtime.logger.error({ err: error, call_id: placed.call_id }, 'could not record the result of a call');
+      this.ports.logger.error({ err: error, call_id: placed.call_id }, 'could not record the result of a call');
     }
   }
 
-  private context(placed: CallPlaced['data'], causationId: string | null) {
-    return { workspaceId: placed.workspace_id, actor: ACTOR, now: this.runtime.clock.now(), causationId };
+  private context(placed: CallPlacement, causationId: string | null) {
+    return { workspaceId: placed.workspace_id, actor: ACTOR, now: this.ports.clock.now(), causationId };
   }
 
   private now(): string {
-    return this.runtime.clock.now().toISOString();
+    return this.ports.clock.now().toISOString();
   }
-}
-
-function ignoreRefusal(error: unknown): void {
-  if (!(error instanceof DomainError)) throw error;
 }
 
 function errorMessage(error: unknown): string {

@@ -1,8 +1,8 @@
-import type { Runtime } from '../../composition.ts';
+import type { Commands } from '../../commands/handler.ts';
 import { callDecider, callStream, type CallState } from '../../domain/call.ts';
 import { campaignDecider, campaignStream, type AttemptOutcome } from '../../domain/campaign.ts';
-import { DomainError } from '../../domain/shared/errors.ts';
 import { suppressionDecider, suppressionStream } from '../../domain/suppression.ts';
+import type { Clock } from '../../infra/clock/port.ts';
 import type { DialingSlots } from './dialing-slots.ts';
 
 const ACTOR = 'call-runner';
@@ -11,24 +11,27 @@ const ACTOR = 'call-runner';
  * What follows the end of a call, wherever the end was found (the runner that ran it, or recovery after a
  * restart that finds an ended call whose follow-ups were cut short): the campaign contact's attempt outcome, the
  * do-not-call list for a `dnd` call, and the workspace's dialing slot. Every step is idempotent (the campaign
- * refuses a second outcome for the attempt, the suppression list ignores a listed number), so settling twice is
- * harmless.
+ * refuses a second outcome for the attempt as `already_exists`, the suppression list ignores a listed number), so
+ * settling twice is harmless.
  */
 export class CallSettlement {
   constructor(
-    private readonly runtime: Pick<Runtime, 'commands' | 'clock'>,
+    private readonly ports: { commands: Commands; clock: Clock },
     private readonly slots: DialingSlots,
   ) {}
 
   async settle(callId: string, options: { outcome?: AttemptOutcome; causationId?: string | null } = {}): Promise<void> {
-    const { state } = await this.runtime.commands.load(callDecider, callStream(callId));
+    const { commands, clock } = this.ports;
+    const { state } = await commands.load(callDecider, callStream(callId));
     const placed = state.placed;
     if (!placed || state.status === 'in_progress' || state.status === null) return;
-    const context = { workspaceId: placed.workspace_id, actor: ACTOR, now: this.runtime.clock.now(), causationId: options.causationId ?? null };
+    const context = { workspaceId: placed.workspace_id, actor: ACTOR, now: clock.now(), causationId: options.causationId ?? null };
     try {
       if (placed.campaign_id !== null && placed.contact_index !== null) {
-        await ignoreRefusal(
-          this.runtime.commands.handle(campaignDecider, campaignStream(placed.campaign_id), {
+        await commands.handle(
+          campaignDecider,
+          campaignStream(placed.campaign_id),
+          {
             type: 'RecordContactAttemptOutcome',
             data: {
               contact_index: placed.contact_index,
@@ -37,14 +40,21 @@ export class CallSettlement {
               disposition: state.answered_at !== null ? state.disposition : null,
               ended_at: state.ended_at!,
             },
-          }, context),
+          },
+          context,
+          { tolerate: ['already_exists'] },
         );
       }
       if (state.disposition === 'dnd') {
-        await this.runtime.commands.handle(suppressionDecider, suppressionStream(placed.workspace_id), {
-          type: 'SuppressNumber',
-          data: { phone: placed.contact.phone, source: 'call_outcome', call_id: callId, reason: 'the customer asked not to be called again', at: context.now.toISOString() },
-        }, context);
+        await commands.handle(
+          suppressionDecider,
+          suppressionStream(placed.workspace_id),
+          {
+            type: 'SuppressNumber',
+            data: { phone: placed.contact.phone, source: 'call_outcome', call_id: callId, reason: 'the customer asked not to be called again', at: context.now.toISOString() },
+          },
+          context,
+        );
       }
     } finally {
       this.slots.release(placed.workspace_id, callId);
@@ -60,13 +70,4 @@ export class CallSettlement {
 export function outcomeOf(state: CallState): AttemptOutcome {
   if (state.status === 'failed') return state.failure_reason === 'invalid_number' ? 'invalid_number' : 'carrier_error';
   return state.answered_at !== null ? 'connected' : 'no_answer';
-}
-
-async function ignoreRefusal(work: Promise<unknown>): Promise<void> {
-  try {
-    await work;
-  } catch (error) {
-    // Already recorded (a replay), or the campaign moved on: nothing left to do for this attempt.
-    if (!(error instanceof DomainError)) throw error;
-  }
 }

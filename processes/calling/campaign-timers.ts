@@ -1,5 +1,6 @@
-import type { Runtime } from '../../composition.ts';
+import type { Commands } from '../../commands/handler.ts';
 import { timerDecider, timerStream } from '../../domain/timer.ts';
+import type { Clock } from '../../infra/clock/port.ts';
 
 /**
  * The dialer's durable timers. Ids are derived from what they are for, so a replayed event schedules the same
@@ -28,19 +29,33 @@ export const campaignTimerIds = {
   callingHours: (campaignId: string, opensAt: Date) => `calling-hours-${campaignId}-${opensAt.getTime()}`,
 };
 
-export function isCampaignTimerKind(kind: unknown): kind is CampaignTimerKind {
-  return Object.values(CAMPAIGN_TIMER_KINDS).includes(kind as CampaignTimerKind);
+export function isCampaignTimerKind(kind: string): kind is CampaignTimerKind {
+  return (Object.values(CAMPAIGN_TIMER_KINDS) as string[]).includes(kind);
+}
+
+/**
+ * The payload of a campaign timer as the dialer scheduled it. Timers are generic (their payload is a record), so
+ * this reads it back field by field instead of trusting a cast.
+ */
+export function campaignTimerPayload(payload: Record<string, unknown>): CampaignTimerPayload {
+  const { campaign_id: campaignId, contact_index: contactIndex, attempt } = payload;
+  if (typeof campaignId !== 'string') throw new Error('a campaign timer without a campaign_id');
+  return {
+    campaign_id: campaignId,
+    ...(typeof contactIndex === 'number' ? { contact_index: contactIndex } : {}),
+    ...(typeof attempt === 'number' ? { attempt } : {}),
+  };
 }
 
 export async function scheduleCampaignTimer(
-  runtime: Pick<Runtime, 'commands' | 'clock'>,
+  { commands, clock }: { commands: Commands; clock: Clock },
   timer: { id: string; kind: CampaignTimerKind; dueAt: Date; payload: CampaignTimerPayload },
   context: { workspaceId: string; causationId?: string | null },
 ): Promise<void> {
-  await runtime.commands.handle(
+  await commands.handle(
     timerDecider,
     timerStream(timer.id),
     { type: 'ScheduleTimer', timerId: timer.id, kind: timer.kind, dueAt: timer.dueAt, payload: { ...timer.payload } },
-    { workspaceId: context.workspaceId, actor: 'dialer', now: runtime.clock.now(), causationId: context.causationId ?? null },
+    { workspaceId: context.workspaceId, actor: 'dialer', now: clock.now(), causationId: context.causationId ?? null },
   );
 }

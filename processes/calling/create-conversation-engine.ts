@@ -1,17 +1,17 @@
 import { classifyReply } from '../../infra/analysis/customer-reply.ts';
-import type { SpeechRecognizer } from '../../infra/speech/port.ts';
 import type { Telephony } from '../../infra/telephony/port.ts';
 import { ConversationEngine } from './conversation-engine.ts';
+import type { ConversationSpeech } from './conversation-ports.ts';
 import { offlineConversationSpeech } from './offline-speech.ts';
 
 /**
- * The engine with the service's real parts: the analysis module's reply classifier, offline synthesis, and the
- * recogniser for carriers that deliver audio only (the sandbox gives text and needs none).
+ * The engine with the service's real parts: the carrier, the analysis module's reply classifier, and speech (by
+ * default offline synthesis without a recogniser: the sandbox gives text and needs none).
  */
-export function createConversationEngine(options: { telephony: Telephony; recognizer?: SpeechRecognizer }): ConversationEngine {
+export function createConversationEngine(options: { telephony: Telephony; speech?: ConversationSpeech }): ConversationEngine {
   return new ConversationEngine({
     telephony: options.telephony,
-    speech: offlineConversationSpeech({ recognizer: options.recognizer }),
+    speech: options.speech ?? offlineConversationSpeech(),
     classifyReply,
   });
 }

@@ -1,48 +1,58 @@
-import type { Runtime } from '../../composition.ts';
-import { callDecider, callStream, type PlaceCall } from '../../domain/call.ts';
+import { wasRefused, type Commands } from '../../commands/handler.ts';
+import { callDecider, callStream } from '../../domain/call.ts';
 import {
   CAMPAIGN_LIFECYCLE_EVENT_TYPES,
   campaignDecider,
+  campaignIdOf,
   campaignStream,
-  contactTemplateValues,
   dueRetries,
-  isWithinCallingHours,
-  nextCallingTime,
-  nextPendingContacts,
   type CampaignCommand,
   type CampaignCreated,
+  type CampaignEvent,
   type CampaignState,
-  type ContactRetryScheduled,
   type DialableContact,
 } from '../../domain/campaign.ts';
-import { DomainError } from '../../domain/shared/errors.ts';
 import { isSuppressed, suppressionDecider, suppressionStream } from '../../domain/suppression.ts';
-import type { RecordedEvent } from '../../infra/eventstore/port.ts';
-import { deterministicId } from '../../infra/ids.ts';
+import type { TimerEvent } from '../../domain/timer.ts';
+import type { WorkspaceEvent } from '../../domain/workspace.ts';
+import type { Clock } from '../../infra/clock/port.ts';
+import type { Recorded } from '../../infra/eventstore/port.ts';
+import type { Database } from 'better-sqlite3';
 import { openCampaigns } from '../../projections/dialer.ts';
 import type { ProcessManager } from '../process-manager.ts';
+import { readModelsCaughtUp, type ReadModelsCatchUpPorts } from '../read-models-ready.ts';
 import type { CallSettlement } from './call-settlement.ts';
-import { CAMPAIGN_TIMER_KINDS, campaignTimerIds, isCampaignTimerKind, scheduleCampaignTimer, type CampaignTimerPayload } from './campaign-timers.ts';
+import { CAMPAIGN_TIMER_KINDS, campaignTimerIds, campaignTimerPayload, isCampaignTimerKind, scheduleCampaignTimer } from './campaign-timers.ts';
+import { chooseNextDial, placeCampaignCallCommand, reserveAttemptCommand, suppressContactCommand, type DialingCursor } from './dialing-choice.ts';
 import type { DialingSlots } from './dialing-slots.ts';
-import { waitForReadModels } from './read-models-ready.ts';
 
 const ACTOR = 'dialer';
 
+/** The events the dialer reacts to. */
+export type DialerEvent =
+  | Extract<CampaignEvent, { type: (typeof CAMPAIGN_LIFECYCLE_EVENT_TYPES)[number] | 'ContactRetryScheduled' }>
+  | Extract<TimerEvent, { type: 'TimerFired' }>
+  | Extract<WorkspaceEvent, { type: 'WorkspaceDialingConcurrencySet' }>;
+
+export interface DialerPorts extends ReadModelsCatchUpPorts {
+  commands: Commands;
+  clock: Clock;
+  readDb: Database;
+}
+
 /** A running campaign the dialer is working on (only running campaigns are kept). */
-interface ActiveCampaign {
+interface ActiveCampaign extends DialingCursor {
   campaignId: string;
   workspaceId: string;
-  /** Retries whose timer fired: contact index → attempt, in firing order (a Map dedupes replays). */
   dueRetries: Map<number, number>;
-  /** Calling hours are closed until this instant (ms since epoch); a timer wakes the campaign up. */
-  closedUntil: number | null;
 }
 
 type DialResult = 'dialed' | 'skipped' | 'idle';
 
 /**
  * The dialer: places calls for the contacts of running campaigns, at most the workspace's dialing concurrency at a
- * time, and drives schedules and retries on durable timers.
+ * time, and drives schedules and retries on durable timers. What to dial next is chosen by the pure functions of
+ * dialing-choice.ts; this class does the I/O around them.
  *
  * - `CampaignCreated` schedules the start and end timers (`starts_at`, `ends_at`); they fire `StartCampaign
  *   {trigger: schedule}` and `ReachCampaignEndTime`.
@@ -55,21 +65,16 @@ type DialResult = 'dialed' | 'skipped' | 'idle';
  * - `ContactRetryScheduled` schedules a timer at `due_at`; when it fires the contact is queued for its attempt.
  * - The call runner releases a slot when a call's outcome is recorded, which wakes the dialer up again.
  */
-export class Dialer implements ProcessManager {
+export class Dialer implements ProcessManager<DialerEvent> {
   readonly name = 'calling-dialer';
-  readonly eventTypes = [
-    ...CAMPAIGN_LIFECYCLE_EVENT_TYPES,
-    'ContactRetryScheduled',
-    'TimerFired',
-    'WorkspaceDialingConcurrencySet',
-  ] as const;
+  readonly eventTypes = [...CAMPAIGN_LIFECYCLE_EVENT_TYPES, 'ContactRetryScheduled', 'TimerFired', 'WorkspaceDialingConcurrencySet'] as const;
   private readonly campaigns = new Map<string, ActiveCampaign>();
   private readonly campaignsByWorkspace = new Map<string, Set<string>>();
   private readonly pumps = new Map<string, { again: boolean; done: Promise<void> }>();
   private stopped = false;
 
   constructor(
-    private readonly runtime: Runtime,
+    private readonly ports: DialerPorts,
     private readonly dependencies: { slots: DialingSlots; settlement: CallSettlement },
   ) {
     dependencies.slots.onRelease((workspaceId) => this.pump(workspaceId));
@@ -81,8 +86,8 @@ export class Dialer implements ProcessManager {
    */
   async start(): Promise<void> {
     this.stopped = false;
-    await waitForReadModels(this.runtime);
-    for (const row of openCampaigns(this.runtime.readDb)) {
+    await readModelsCaughtUp(this.ports);
+    for (const row of openCampaigns(this.ports.readDb)) {
       if (row.status === 'scheduled') continue;
       const state = await this.campaignState(row.campaign_id);
       if (state.statusCounts.dialing > 0) {
@@ -101,24 +106,24 @@ export class Dialer implements ProcessManager {
     await Promise.allSettled([...this.pumps.values()].map((pump) => pump.done));
   }
 
-  async handle(event: RecordedEvent): Promise<void> {
+  async handle(event: Recorded<DialerEvent>): Promise<void> {
     const workspaceId = event.metadata.workspace_id ?? '';
-    const campaignId = event.stream.startsWith('campaign-') ? event.stream.slice('campaign-'.length) : '';
     switch (event.type) {
       case 'CampaignCreated':
-        return this.scheduleStartAndEnd(event.data as unknown as CampaignCreated['data'], event.id);
+        return this.scheduleStartAndEnd(event.data, event.id);
       case 'CampaignStarted':
       case 'CampaignResumed':
-        return this.activate(campaignId, workspaceId);
+        return this.activate(campaignIdOf(event.stream), workspaceId);
       case 'CampaignPaused':
       case 'CampaignStopped':
       case 'CampaignCompleted':
-        this.deactivate(campaignId);
+        this.deactivate(campaignIdOf(event.stream));
         return;
       case 'ContactRetryScheduled': {
-        const { contact_index, attempt, due_at } = event.data as unknown as ContactRetryScheduled['data'];
+        const campaignId = campaignIdOf(event.stream);
+        const { contact_index, attempt, due_at } = event.data;
         return scheduleCampaignTimer(
-          this.runtime,
+          this.ports,
           {
             id: campaignTimerIds.retry(campaignId, contact_index, attempt),
             kind: CAMPAIGN_TIMER_KINDS.retry,
@@ -131,7 +136,7 @@ export class Dialer implements ProcessManager {
       case 'TimerFired':
         return this.timerFired(event, workspaceId);
       case 'WorkspaceDialingConcurrencySet':
-        this.pump(String(event.data.workspace_id));
+        this.pump(event.data.workspace_id);
         return;
     }
   }
@@ -141,23 +146,23 @@ export class Dialer implements ProcessManager {
     const context = { workspaceId, causationId };
     if (startsAt !== null) {
       const timer = { id: campaignTimerIds.start(campaignId), kind: CAMPAIGN_TIMER_KINDS.start, dueAt: new Date(startsAt), payload: { campaign_id: campaignId } };
-      await scheduleCampaignTimer(this.runtime, timer, context);
+      await scheduleCampaignTimer(this.ports, timer, context);
     }
     if (endsAt !== null) {
       const timer = { id: campaignTimerIds.end(campaignId), kind: CAMPAIGN_TIMER_KINDS.end, dueAt: new Date(endsAt), payload: { campaign_id: campaignId } };
-      await scheduleCampaignTimer(this.runtime, timer, context);
+      await scheduleCampaignTimer(this.ports, timer, context);
     }
   }
 
-  private async timerFired(event: RecordedEvent, workspaceId: string): Promise<void> {
-    const kind = event.data.kind;
+  private async timerFired(event: Recorded<Extract<TimerEvent, { type: 'TimerFired' }>>, workspaceId: string): Promise<void> {
+    const { kind, fired_at: firedAt } = event.data;
     if (!isCampaignTimerKind(kind)) return;
-    const payload = event.data.payload as unknown as CampaignTimerPayload;
-    const firedAt = String(event.data.fired_at);
-    const context = { workspaceId, actor: ACTOR, now: this.runtime.clock.now(), causationId: event.id };
+    const payload = campaignTimerPayload(event.data.payload);
+    const context = { workspaceId, actor: ACTOR, now: this.ports.clock.now(), causationId: event.id };
     const stream = campaignStream(payload.campaign_id);
     switch (kind) {
       case CAMPAIGN_TIMER_KINDS.start:
+        // A start that finds the campaign gone (stopped before its start time) changes nothing.
         await this.campaignCommand(stream, { type: 'StartCampaign', data: { at: firedAt, trigger: 'schedule' } }, context);
         return;
       case CAMPAIGN_TIMER_KINDS.end:
@@ -166,8 +171,8 @@ export class Dialer implements ProcessManager {
       case CAMPAIGN_TIMER_KINDS.retry: {
         const campaign = this.campaigns.get(payload.campaign_id);
         // Not active (paused): the retry is found again by the scan when the campaign resumes.
-        if (!campaign) return;
-        campaign.dueRetries.set(payload.contact_index!, payload.attempt!);
+        if (!campaign || payload.contact_index === undefined || payload.attempt === undefined) return;
+        campaign.dueRetries.set(payload.contact_index, payload.attempt);
         this.pump(campaign.workspaceId);
         return;
       }
@@ -192,7 +197,7 @@ export class Dialer implements ProcessManager {
     }
     // Retries that fell due while the campaign was paused or the process was down: one scan per activation.
     const state = await this.campaignState(campaignId);
-    for (const contact of dueRetries(state, this.runtime.clock.now(), Number.POSITIVE_INFINITY)) {
+    for (const contact of dueRetries(state, this.ports.clock.now(), Number.POSITIVE_INFINITY)) {
       campaign.dueRetries.set(contact.contact_index, contact.attempt);
     }
     this.pump(workspaceId);
@@ -223,7 +228,7 @@ export class Dialer implements ProcessManager {
         await this.fill(workspaceId);
       } while (pump.again && !this.stopped);
     })()
-      .catch((error: unknown) => this.runtime.logger.error({ err: error, workspace_id: workspaceId }, 'dialer round failed'))
+      .catch((error: unknown) => this.ports.logger.error({ err: error, workspace_id: workspaceId }, 'dialer round failed'))
       .finally(() => {
         this.pumps.delete(workspaceId);
         // A wake-up that arrived after the last round but before this cleanup.
@@ -251,99 +256,70 @@ export class Dialer implements ProcessManager {
 
   private async dialNext(campaign: ActiveCampaign): Promise<DialResult> {
     const { campaignId, workspaceId } = campaign;
-    const now = this.runtime.clock.now();
+    const now = this.ports.clock.now();
     if (campaign.closedUntil !== null && now.getTime() < campaign.closedUntil) return 'idle';
     const state = await this.campaignState(campaignId);
-    if (state.status !== 'running') {
-      this.deactivate(campaignId);
-      return 'idle';
+    const { choice, spentRetries } = chooseNextDial(state, campaign, now);
+    for (const index of spentRetries) campaign.dueRetries.delete(index);
+    switch (choice.kind) {
+      case 'stop':
+        this.deactivate(campaignId);
+        return 'idle';
+      case 'closed':
+        campaign.closedUntil = choice.opensAt.getTime();
+        await scheduleCampaignTimer(
+          this.ports,
+          { id: campaignTimerIds.callingHours(campaignId, choice.opensAt), kind: CAMPAIGN_TIMER_KINDS.callingHours, dueAt: choice.opensAt, payload: { campaign_id: campaignId } },
+          { workspaceId },
+        );
+        return 'idle';
+      case 'idle':
+        campaign.closedUntil = null;
+        return 'idle';
+      case 'dial':
+        campaign.closedUntil = null;
+        return this.dial(state, choice.contact, choice.callId, now);
     }
-    if (state.calling_hours !== null && !isWithinCallingHours(now, state.calling_hours, state.timezone)) {
-      const opensAt = nextCallingTime(now, state.calling_hours, state.timezone);
-      campaign.closedUntil = opensAt.getTime();
-      await scheduleCampaignTimer(
-        this.runtime,
-        { id: campaignTimerIds.callingHours(campaignId, opensAt), kind: CAMPAIGN_TIMER_KINDS.callingHours, dueAt: opensAt, payload: { campaign_id: campaignId } },
-        { workspaceId },
-      );
-      return 'idle';
-    }
-    campaign.closedUntil = null;
-    const contact = this.nextContact(campaign, state, now);
-    if (!contact) return 'idle';
+  }
+
+  private async dial(state: CampaignState, contact: DialableContact, callId: string, now: Date): Promise<DialResult> {
+    const { workspace_id: workspaceId, campaign_id: campaignId } = state;
     const context = { workspaceId, actor: ACTOR, now };
     if (await this.suppressed(workspaceId, contact.phone)) {
-      await this.campaignCommand(campaignStream(campaignId), { type: 'SuppressContact', data: { contact_index: contact.contact_index, at: now.toISOString() } }, context);
+      await this.campaignCommand(campaignStream(campaignId), suppressContactCommand(contact, now), context);
       return 'skipped';
     }
-    const callId = deterministicId('cal', campaignId, contact.contact_index, contact.attempt);
     this.dependencies.slots.hold(workspaceId, callId);
+    let reserved;
     try {
-      await this.runtime.commands.handle(
-        campaignDecider,
-        campaignStream(campaignId),
-        { type: 'StartContactAttempt', data: { contact_index: contact.contact_index, attempt: contact.attempt, call_id: callId, at: now.toISOString() } },
-        context,
-      );
+      // Refused as already_exists: reserved before (a replay after a restart), so make sure it is placed. Any
+      // other refusal: the contact or the campaign moved on (removed, paused) between the read and the reservation.
+      reserved = await this.ports.commands.handle(campaignDecider, campaignStream(campaignId), reserveAttemptCommand(contact, callId, now), context, {
+        tolerate: ['already_exists', 'invalid_state', 'invalid_parameter'],
+      });
     } catch (error) {
-      if (!(error instanceof DomainError)) {
-        this.dependencies.slots.release(workspaceId, callId);
-        throw error;
-      }
-      // Reserved before (a replay after a restart): make sure it is placed. Anything else: the contact or the
-      // campaign moved on (removed, paused) between the read and the reservation.
-      if (error.code !== 'already_exists') {
-        this.dependencies.slots.release(workspaceId, callId);
-        return 'skipped';
-      }
+      this.dependencies.slots.release(workspaceId, callId);
+      throw error;
+    }
+    if (wasRefused(reserved) && reserved.refused.code !== 'already_exists') {
+      this.dependencies.slots.release(workspaceId, callId);
+      return 'skipped';
     }
     await this.place(state, contact, callId, now);
     return 'dialed';
   }
 
-  /** The next due retry (its timer fired), else the next never-dialed contact. */
-  private nextContact(campaign: ActiveCampaign, state: CampaignState, now: Date): DialableContact | null {
-    for (const [index, attempt] of campaign.dueRetries) {
-      campaign.dueRetries.delete(index);
-      const contact = state.contacts[index];
-      if (!contact || contact.status !== 'awaiting_retry' || contact.attempts + 1 !== attempt) continue;
-      if (contact.retry_due_at === null || Date.parse(contact.retry_due_at) > now.getTime()) continue;
-      return { contact_index: index, attempt, phone: contact.phone, name: contact.name, variables: contact.variables };
-    }
-    return nextPendingContacts(state, 1)[0] ?? null;
-  }
-
   private async place(state: CampaignState, contact: DialableContact, callId: string, now: Date): Promise<void> {
-    const command: PlaceCall = {
-      type: 'PlaceCall',
-      data: {
-        call_id: callId,
-        workspace_id: state.workspace_id,
-        campaign_id: state.campaign_id,
-        contact_index: contact.contact_index,
-        attempt: contact.attempt,
-        contact: { phone: contact.phone, name: contact.name },
-        language: state.language,
-        script_id: state.script_id,
-        script_version: state.script_version,
-        variables: contactTemplateValues(contact),
-        recording_enabled: state.recording_enabled,
-        started_at: now.toISOString(),
-      },
-    };
-    try {
-      await this.runtime.commands.handle(callDecider, callStream(callId), command, { workspaceId: state.workspace_id, actor: ACTOR, now });
-    } catch (error) {
-      if (!(error instanceof DomainError) || error.code !== 'already_exists') throw error;
-    }
+    const command = placeCampaignCallCommand(state, contact, callId, now, false);
+    await this.ports.commands.handle(callDecider, callStream(callId), command, { workspaceId: state.workspace_id, actor: ACTOR, now }, { tolerate: ['already_exists'] });
   }
 
   /** Restart: an attempt reserved before the crash is placed if it never was, or settled if its call ended. */
   private async recoverAttempt(state: CampaignState, contact: DialableContact, callId: string): Promise<void> {
-    const { state: call } = await this.runtime.commands.load(callDecider, callStream(callId));
+    const { state: call } = await this.ports.commands.load(callDecider, callStream(callId));
     if (call.status === null) {
       this.dependencies.slots.hold(state.workspace_id, callId);
-      await this.place(state, contact, callId, this.runtime.clock.now());
+      await this.place(state, contact, callId, this.ports.clock.now());
     } else if (call.status === 'in_progress') {
       this.dependencies.slots.hold(state.workspace_id, callId);
     } else {
@@ -352,25 +328,17 @@ export class Dialer implements ProcessManager {
   }
 
   private async suppressed(workspaceId: string, phone: string): Promise<boolean> {
-    const { state } = await this.runtime.commands.load(suppressionDecider, suppressionStream(workspaceId));
+    const { state } = await this.ports.commands.load(suppressionDecider, suppressionStream(workspaceId));
     return isSuppressed(state, phone);
   }
 
   private async campaignState(campaignId: string): Promise<CampaignState> {
     // `load` waits behind the commands on the stream, so the in-place evolved state is never folded twice.
-    return (await this.runtime.commands.load(campaignDecider, campaignStream(campaignId))).state;
+    return (await this.ports.commands.load(campaignDecider, campaignStream(campaignId))).state;
   }
 
-  private async campaignCommand(
-    stream: string,
-    command: CampaignCommand,
-    context: { workspaceId: string; actor: string; now: Date; causationId?: string | null },
-  ): Promise<void> {
-    try {
-      await this.runtime.commands.handle(campaignDecider, stream, command, context);
-    } catch (error) {
-      // A timer or a suppression that the campaign no longer needs (it ended, the contact moved on).
-      if (!(error instanceof DomainError)) throw error;
-    }
+  /** A timer or a suppression the campaign may no longer need (it ended, the contact moved on): invalid_state. */
+  private async campaignCommand(stream: string, command: CampaignCommand, context: { workspaceId: string; actor: string; now: Date; causationId?: string | null }): Promise<void> {
+    await this.ports.commands.handle(campaignDecider, stream, command, context, { tolerate: ['invalid_state'] });
   }
 }

@@ -1,24 +1,32 @@
-import type { Runtime } from '../../composition.ts';
-import { createTelephony } from '../../infra/telephony/create-telephony.ts';
+import type { EventStore } from '../../infra/eventstore/port.ts';
+import type { Telephony } from '../../infra/telephony/port.ts';
 import type { ProcessManager } from '../process-manager.ts';
-import { CallRunner } from './call-runner.ts';
+import { CallRunner, type CallRunnerPorts } from './call-runner.ts';
 import { CallSettlement } from './call-settlement.ts';
 import { createConversationEngine } from './create-conversation-engine.ts';
+import type { ConversationSpeech } from './conversation-ports.ts';
 import { Dialer } from './dialer.ts';
 import { DialingSlots } from './dialing-slots.ts';
 import { ScriptVersions } from './script-versions.ts';
 
+export interface DialingPorts extends CallRunnerPorts {
+  store: Pick<EventStore, 'headPosition' | 'readStream'>;
+  /** The carrier (infra/telephony): the sandbox, or a real trunk. */
+  telephony: Telephony;
+  /** Synthesis of prompts, and recognition for carriers that deliver audio only. */
+  conversationSpeech: ConversationSpeech;
+}
+
 /** The calling module's process managers, sharing one set of dialing slots: the call runner, then the dialer. */
-export function createDialingProcesses(runtime: Runtime, options: { maxCallsInFlight?: number } = {}): ProcessManager[] {
-  const slots = new DialingSlots(runtime.readDb);
-  const settlement = new CallSettlement(runtime, slots);
-  const engine = createConversationEngine({ telephony: createTelephony(runtime.config) });
-  const runner = new CallRunner(runtime, {
-    engine,
-    scripts: new ScriptVersions(runtime.store),
+export function createDialingProcesses(ports: DialingPorts, options: { maxCallsInFlight?: number } = {}): ProcessManager[] {
+  const slots = new DialingSlots(ports.readDb);
+  const settlement = new CallSettlement(ports, slots);
+  const runner = new CallRunner(ports, {
+    engine: createConversationEngine({ telephony: ports.telephony, speech: ports.conversationSpeech }),
+    scripts: new ScriptVersions(ports.store),
     slots,
     settlement,
     maxCallsInFlight: options.maxCallsInFlight,
   });
-  return [runner, new Dialer(runtime, { slots, settlement })];
+  return [runner, new Dialer(ports, { slots, settlement })];
 }

@@ -1,5 +1,5 @@
-import type { ScriptEvent } from '../../domain/script.ts';
-import { scriptStream } from '../../domain/script.ts';
+import { isEventOfType } from '../../domain/shared/decider.ts';
+import { scriptStream, type ScriptEvent } from '../../domain/script.ts';
 import type { Script } from '../../domain/script-types.ts';
 import type { EventStore } from '../../infra/eventstore/port.ts';
 
@@ -27,10 +27,9 @@ export class ScriptVersions {
 
   private async load(scriptId: string, version: number): Promise<Script> {
     for (const event of await this.store.readStream(scriptStream(scriptId))) {
-      const { type, data } = event as unknown as ScriptEvent;
-      if ((type === 'ScriptCreated' || type === 'ScriptVersionPublished') && data.version === version) {
-        return { name: data.name, single_call_enabled: data.single_call_enabled, steps: data.steps };
-      }
+      if (!isEventOfType<ScriptEvent, 'ScriptCreated' | 'ScriptVersionPublished'>(event, 'ScriptCreated', 'ScriptVersionPublished')) continue;
+      const { data } = event;
+      if (data.version === version) return { name: data.name, single_call_enabled: data.single_call_enabled, steps: data.steps };
     }
     throw new Error(`script ${scriptId} has no version ${version}`);
   }

@@ -1,20 +1,21 @@
-import type { Runtime } from '../../composition.ts';
-import { timerDecider, timerStream } from '../../domain/timer.ts';
+import type { Database } from 'better-sqlite3';
+import { wasRefused, type Commands } from '../../commands/handler.ts';
+import { timerDecider, timerStream, type TimerEvent } from '../../domain/timer.ts';
 import {
   attemptDue,
   WEBHOOK_RETRY_TIMER_KIND,
   webhookDeliveryDecider,
+  webhookDeliveryIdOf,
   webhookDeliveryStream,
-  type WebhookDeliveryAttemptFailed,
-  type WebhookDeliveryCancelled,
-  type WebhookDeliveryCreated,
+  type WebhookDeliveryEvent,
 } from '../../domain/webhook-delivery.ts';
-import { webhookDecider, webhookStream, type WebhookState } from '../../domain/webhook.ts';
-import { DomainError } from '../../domain/shared/errors.ts';
-import type { RecordedEvent } from '../../infra/eventstore/port.ts';
-import { UnreadableSecret } from '../../infra/secret-box.ts';
+import { webhookDecider, webhookStream, type WebhookEvent, type WebhookState } from '../../domain/webhook.ts';
+import type { Clock } from '../../infra/clock/port.ts';
+import { UnreadableSecret, type SecretBox } from '../../infra/crypto/secret-box.ts';
+import type { Recorded } from '../../infra/eventstore/port.ts';
 import { dueDeliveries, openDeliveryIds } from '../../projections/webhook-deliveries.ts';
 import type { ProcessManager } from '../process-manager.ts';
+import { readModelsCaughtUp, type ReadModelsCatchUpPorts } from '../read-models-ready.ts';
 import { DEFAULT_QUEUE_LIMITS, DeliveryQueue, type QueueLimits } from './delivery-queue.ts';
 import { sendDelivery, type SendResult } from './sender.ts';
 
@@ -22,7 +23,30 @@ const ACTOR = 'webhook-dispatcher';
 const RECOVERY_BATCH = 1_000;
 const READ_MODEL_WAIT_MS = 30_000;
 
-export interface WebhookDispatcher extends ProcessManager {
+/** The events the dispatcher reacts to. */
+export type DispatcherEvent =
+  | Extract<WebhookDeliveryEvent, { type: 'WebhookDeliveryCreated' | 'WebhookDeliveryReplayRequested' | 'WebhookDeliveryAttemptFailed' | 'WebhookDeliveryCancelled' }>
+  | Extract<TimerEvent, { type: 'TimerFired' }>
+  | Extract<WebhookEvent, { type: 'WebhookDeleted' }>;
+
+export interface DispatcherPorts extends ReadModelsCatchUpPorts {
+  commands: Commands;
+  clock: Clock;
+  readDb: Database;
+  /** Opens the sealed signing secrets. */
+  secrets: SecretBox;
+  /** ALLOW_PRIVATE_TARGETS: deliver to private addresses too (tests, on-premises receivers). */
+  allowPrivateTargets: boolean;
+}
+
+/** The payload of a webhook retry timer as the dispatcher scheduled it, read back field by field. */
+function retryTimerPayload(payload: Record<string, unknown>): { delivery_id: string; webhook_id: string } {
+  const { delivery_id: deliveryId, webhook_id: webhookId } = payload;
+  if (typeof deliveryId !== 'string' || typeof webhookId !== 'string') throw new Error('a webhook retry timer without its delivery');
+  return { delivery_id: deliveryId, webhook_id: webhookId };
+}
+
+export interface WebhookDispatcher extends ProcessManager<DispatcherEvent> {
   /** Resolves when no attempt is queued or under way (tests, benchmarks). */
   idle(): Promise<void>;
   /** Queues a delivery just created (the fan-out's hand-off, ahead of this follower reading it back). */
@@ -40,12 +64,13 @@ export interface WebhookDispatcher extends ProcessManager {
  * and signature (at-least-once: the receiver may see that one attempt twice, and deduplicates on the envelope id).
  * Before each send the attempt is checked against the delivery's own stream, so nothing else repeats.
  */
-export function webhookDispatcher(runtime: Runtime, limits: QueueLimits = DEFAULT_QUEUE_LIMITS): WebhookDispatcher {
+export function webhookDispatcher(ports: DispatcherPorts, limits: QueueLimits = DEFAULT_QUEUE_LIMITS): WebhookDispatcher {
+  const { commands, clock, readDb, logger } = ports;
   const shutdown = new AbortController();
   const queue = new DeliveryQueue(
     (deliveryId, webhookId) => attempt(deliveryId, webhookId),
     limits,
-    (error, deliveryId) => runtime.logger.error({ err: error, delivery_id: deliveryId }, 'webhook delivery attempt failed to run'),
+    (error, deliveryId) => logger.error({ err: error, delivery_id: deliveryId }, 'webhook delivery attempt failed to run'),
   );
   let recovery: Promise<void> = Promise.resolve();
   /**
@@ -57,10 +82,10 @@ export function webhookDispatcher(runtime: Runtime, limits: QueueLimits = DEFAUL
 
   async function attempt(deliveryId: string, webhookId: string): Promise<void> {
     const stream = webhookDeliveryStream(deliveryId);
-    const { state } = await runtime.commands.load(webhookDeliveryDecider, stream);
-    const now = runtime.clock.now();
+    const { state } = await commands.load(webhookDeliveryDecider, stream);
+    const now = clock.now();
     if (!attemptDue(state, now) || !state.created) return;
-    const webhook = (await runtime.commands.load(webhookDecider, webhookStream(webhookId))).state;
+    const webhook = (await commands.load(webhookDecider, webhookStream(webhookId))).state;
     // Deleted: delivery stops at once (the WebhookDeleted handler cancels what is left).
     if (webhook.status !== 'active') return;
     const number = state.attempts + 1;
@@ -80,79 +105,76 @@ export function webhookDispatcher(runtime: Runtime, limits: QueueLimits = DEFAUL
               deliveryId,
               attempt: number,
             },
-            { allowPrivateTargets: runtime.config.ALLOW_PRIVATE_TARGETS, signal: shutdown.signal },
+            { allowPrivateTargets: ports.allowPrivateTargets, signal: shutdown.signal },
           );
     if (result.interrupted) return;
-    try {
-      const recorded = await runtime.commands.handle(
-        webhookDeliveryDecider,
-        stream,
-        {
-          type: 'RecordWebhookDeliveryAttempt',
-          data: { attempt: number, attempted_at: now.toISOString(), http_status: result.http_status, error: result.error, duration_ms: result.duration_ms },
-        },
-        { workspaceId: state.created.workspace_id, actor: ACTOR, now: runtime.clock.now() },
-      );
-      // A replay that failed while a retry had come due: the retry goes now (its timer fired during the replay).
-      if (attemptDue(recorded.state, runtime.clock.now())) queue.enqueue(webhookId, deliveryId);
-    } catch (error) {
-      if (!(error instanceof DomainError)) throw error;
-      runtime.logger.debug({ delivery_id: deliveryId, code: error.code }, 'attempt not recorded (already recorded?)');
+    const recorded = await commands.handle(
+      webhookDeliveryDecider,
+      stream,
+      {
+        type: 'RecordWebhookDeliveryAttempt',
+        data: { attempt: number, attempted_at: now.toISOString(), http_status: result.http_status, error: result.error, duration_ms: result.duration_ms },
+      },
+      { workspaceId: state.created.workspace_id, actor: ACTOR, now: clock.now() },
+      // Recorded meanwhile (the same attempt ran twice: a replay and its retry), or the delivery was cancelled.
+      { tolerate: ['already_exists', 'invalid_state'] },
+    );
+    if (wasRefused(recorded)) {
+      logger.debug({ delivery_id: deliveryId, code: recorded.refused.code }, 'attempt not recorded (already recorded?)');
+      return;
     }
+    // A replay that failed while a retry had come due: the retry goes now (its timer fired during the replay).
+    if (attemptDue(recorded.state, clock.now())) queue.enqueue(webhookId, deliveryId);
   }
 
   /** The plain signing secret (null: none), opening a sealed one; UnreadableSecret when it cannot be opened. */
   function signingSecretOf(webhook: WebhookState): string | null | UnreadableSecret {
     if (webhook.secret === null || !webhook.secretSealed) return webhook.secret;
     try {
-      return runtime.secrets.open(webhook.secret, webhook.webhookId);
+      return ports.secrets.open(webhook.secret, webhook.webhookId);
     } catch (error) {
       if (!(error instanceof UnreadableSecret)) throw error;
-      runtime.logger.error({ webhook_id: webhook.webhookId }, error.message);
+      logger.error({ webhook_id: webhook.webhookId }, error.message);
       return error;
     }
   }
 
   /** After a restart: everything due according to the read model, once it has caught up with the store. */
   async function recover(): Promise<void> {
-    const head = await runtime.store.headPosition();
-    while (!shutdown.signal.aborted && !(await runtime.projections.waitForPosition(head, 1_000))) {
-      /* the read models are still catching up */
-    }
-    if (shutdown.signal.aborted) return;
-    const due = dueDeliveries(runtime.readDb, runtime.clock.now().getTime(), Number.MAX_SAFE_INTEGER);
+    if (!(await readModelsCaughtUp(ports, shutdown.signal))) return;
+    const due = dueDeliveries(readDb, clock.now().getTime(), Number.MAX_SAFE_INTEGER);
     for (let index = 0; index < due.length; index += RECOVERY_BATCH) {
       for (const { delivery_id: deliveryId, webhook_id: webhookId } of due.slice(index, index + RECOVERY_BATCH)) queue.enqueue(webhookId, deliveryId);
     }
-    if (due.length > 0) runtime.logger.info({ deliveries: due.length }, 'webhook deliveries re-queued after start');
+    if (due.length > 0) logger.info({ deliveries: due.length }, 'webhook deliveries re-queued after start');
   }
 
   async function webhookOf(deliveryStream: string): Promise<{ webhookId: string; workspaceId: string } | null> {
-    const { state } = await runtime.commands.load(webhookDeliveryDecider, deliveryStream);
+    const { state } = await commands.load(webhookDeliveryDecider, deliveryStream);
     return state.created ? { webhookId: state.created.webhook_id, workspaceId: state.created.workspace_id } : null;
   }
 
-  async function handle(event: RecordedEvent): Promise<void> {
-    const context = { workspaceId: event.metadata.workspace_id, actor: ACTOR, now: runtime.clock.now(), causationId: event.id, correlationId: event.metadata.correlation_id };
+  async function handle(event: Recorded<DispatcherEvent>): Promise<void> {
+    const context = { workspaceId: event.metadata.workspace_id, actor: ACTOR, now: clock.now(), causationId: event.id, correlationId: event.metadata.correlation_id };
     switch (event.type) {
       case 'WebhookDeliveryCreated': {
-        const data = event.data as WebhookDeliveryCreated['data'];
+        const data = event.data;
         if (handedOver.delete(data.delivery_id)) return;
         queue.enqueue(data.webhook_id, data.delivery_id);
         return;
       }
       case 'WebhookDeliveryReplayRequested': {
         const owner = await webhookOf(event.stream);
-        if (owner) queue.enqueue(owner.webhookId, event.stream.slice(webhookDeliveryStream('').length));
+        if (owner) queue.enqueue(owner.webhookId, webhookDeliveryIdOf(event.stream));
         return;
       }
       case 'WebhookDeliveryAttemptFailed': {
-        const data = event.data as unknown as WebhookDeliveryAttemptFailed['data'];
+        const data = event.data;
         if (data.retry_timer_id === null || data.next_attempt_at === null) return;
         const owner = await webhookOf(event.stream);
         if (!owner) return;
-        const deliveryId = event.stream.slice(webhookDeliveryStream('').length);
-        await runtime.commands.handle(
+        const deliveryId = webhookDeliveryIdOf(event.stream);
+        await commands.handle(
           timerDecider,
           timerStream(data.retry_timer_id),
           {
@@ -167,22 +189,22 @@ export function webhookDispatcher(runtime: Runtime, limits: QueueLimits = DEFAUL
         return;
       }
       case 'WebhookDeliveryCancelled': {
-        const data = event.data as WebhookDeliveryCancelled['data'];
+        const data = event.data;
         if (data.retry_timer_id === null) return;
-        await runtime.commands.handle(timerDecider, timerStream(data.retry_timer_id), { type: 'CancelTimer', now: context.now, reason: 'webhook_deleted' }, context);
+        await commands.handle(timerDecider, timerStream(data.retry_timer_id), { type: 'CancelTimer', now: context.now, reason: 'webhook_deleted' }, context);
         return;
       }
       case 'TimerFired': {
         if (event.data.kind !== WEBHOOK_RETRY_TIMER_KIND) return;
-        const payload = event.data.payload as { delivery_id: string; webhook_id: string };
+        const payload = retryTimerPayload(event.data.payload);
         queue.enqueue(payload.webhook_id, payload.delivery_id);
         return;
       }
       case 'WebhookDeleted': {
         // The delivery log must include every delivery created before the deletion.
-        if (!(await runtime.projections.waitForPosition(event.position, READ_MODEL_WAIT_MS))) throw new Error('read models are behind');
-        for (const deliveryId of openDeliveryIds(runtime.readDb, String(event.data.webhook_id))) {
-          await runtime.commands.handle(
+        if (!(await ports.projections.waitForPosition(event.position, READ_MODEL_WAIT_MS))) throw new Error('read models are behind');
+        for (const deliveryId of openDeliveryIds(readDb, event.data.webhook_id)) {
+          await commands.handle(
             webhookDeliveryDecider,
             webhookDeliveryStream(deliveryId),
             { type: 'CancelWebhookDelivery', data: { cancelled_at: context.now.toISOString(), reason: 'webhook_deleted' } },
@@ -206,7 +228,7 @@ export function webhookDispatcher(runtime: Runtime, limits: QueueLimits = DEFAUL
     ],
     handle,
     start() {
-      recovery = recover().catch((error: unknown) => runtime.logger.error({ err: error }, 'webhook delivery recovery failed'));
+      recovery = recover().catch((error: unknown) => logger.error({ err: error }, 'webhook delivery recovery failed'));
     },
     async stop() {
       shutdown.abort();

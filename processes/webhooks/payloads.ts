@@ -1,7 +1,8 @@
-import { callStream, type CallEscalated, type CallState } from '../../domain/call.ts';
-import { campaignDecider, campaignStream, type CampaignEvent, type CampaignState } from '../../domain/campaign.ts';
+import { callIdOf, callTranscriptJobId, type CallEvent, type CallState } from '../../domain/call.ts';
+import { campaignIdOf, type CampaignEvent, type CampaignProgress } from '../../domain/campaign.ts';
+import type { TranscriptionJobEvent } from '../../domain/transcription-job.ts';
 import type { WebhookEventName } from '../../domain/webhook.ts';
-import type { RecordedEvent } from '../../infra/eventstore/port.ts';
+import type { Recorded } from '../../infra/eventstore/port.ts';
 
 /**
  * What each domain event becomes for webhook receivers: the `event` name and the `data` of the envelope
@@ -25,8 +26,12 @@ export const WEBHOOK_SOURCE_EVENT_TYPES = [
   'TranscriptionJobFailed',
 ] as const;
 
+type SourceEventType = (typeof WEBHOOK_SOURCE_EVENT_TYPES)[number];
+
+export type WebhookSourceEvent = Extract<CampaignEvent | CallEvent | TranscriptionJobEvent, { type: SourceEventType }>;
+
 /** Which webhook events a domain event type can produce (to skip building payloads nobody subscribed to). */
-export const WEBHOOK_EVENTS_BY_SOURCE: Record<(typeof WEBHOOK_SOURCE_EVENT_TYPES)[number], readonly WebhookEventName[]> = {
+export const WEBHOOK_EVENTS_BY_SOURCE: Record<SourceEventType, readonly WebhookEventName[]> = {
   CampaignStarted: ['campaign.started'],
   CampaignPaused: ['campaign.paused'],
   CampaignCompleted: ['campaign.completed'],
@@ -37,27 +42,29 @@ export const WEBHOOK_EVENTS_BY_SOURCE: Record<(typeof WEBHOOK_SOURCE_EVENT_TYPES
   TranscriptionJobFailed: ['transcription.failed'],
 };
 
+/** A campaign as it was right after one of its lifecycle events (the campaigns read model keeps these snapshots). */
+export interface CampaignSnapshot extends CampaignProgress {
+  name: string;
+  status: string;
+}
+
 /** What payloads are built from, besides the event itself. */
 export interface PayloadSources {
   /** The call's current state (its stream holds the recording when CallEnded is handled: one append). */
   loadCall(callId: string): Promise<CallState>;
-  /** Events of a stream from a revision, a page at a time (to fold a campaign up to the event). */
-  readStream(stream: string, fromRevision: number, limit: number): Promise<RecordedEvent[]>;
+  /** The campaign right after the given lifecycle event (null: not in the read model, e.g. the campaign is unknown). */
+  campaignAfter(event: Recorded<Extract<CampaignEvent, { type: 'CampaignStarted' | 'CampaignPaused' | 'CampaignCompleted' }>>): Promise<CampaignSnapshot | null>;
   /** The signed recording URL (valid 1 hour from now), or null without a recording. */
   recordingUrl(callId: string, blobKey: string | null): string | null;
-  /** The transcript job of an answered call (contract: `deterministicId('job', call_id)`). */
-  transcriptJobId(callId: string): string;
 }
 
-const CAMPAIGN_PAGE = 5_000;
-
 /** The notifications `event` produces (empty for events that produce none, e.g. a CallFailed before placement). */
-export async function notificationsFor(event: RecordedEvent, sources: PayloadSources): Promise<WebhookNotification[]> {
+export async function notificationsFor(event: Recorded<WebhookSourceEvent>, sources: PayloadSources): Promise<WebhookNotification[]> {
   switch (event.type) {
     case 'CampaignStarted':
     case 'CampaignPaused':
     case 'CampaignCompleted':
-      return [await campaignNotification(event, sources)];
+      return campaignNotification(event, sources);
     case 'CallEnded':
     case 'CallFailed':
       return callEndNotifications(event, sources);
@@ -92,32 +99,19 @@ export async function notificationsFor(event: RecordedEvent, sources: PayloadSou
           },
         },
       ];
-    default:
-      return [];
   }
 }
 
 // ------------------------------------------------------------------------------------------------------ campaigns
 
-/**
- * The campaign as it was right after the event: its stream folded up to the event's revision (not the current
- * state, which may have moved on by the time the webhook is built). Paged, so a 100,000-contact campaign is not
- * read into memory at once.
- */
-async function campaignAt(event: RecordedEvent, sources: PayloadSources): Promise<CampaignState> {
-  let state = campaignDecider.initialState();
-  for (let from = 0; from <= event.revision; from += CAMPAIGN_PAGE) {
-    const page = await sources.readStream(event.stream, from, Math.min(CAMPAIGN_PAGE, event.revision + 1 - from));
-    if (page.length === 0) break;
-    for (const recorded of page) state = campaignDecider.evolve(state, { type: recorded.type, data: recorded.data } as CampaignEvent);
-  }
-  return state;
-}
-
-async function campaignNotification(event: RecordedEvent, sources: PayloadSources): Promise<WebhookNotification> {
-  const campaign = await campaignAt(event, sources);
+async function campaignNotification(
+  event: Recorded<Extract<CampaignEvent, { type: 'CampaignStarted' | 'CampaignPaused' | 'CampaignCompleted' }>>,
+  sources: PayloadSources,
+): Promise<WebhookNotification[]> {
+  const campaign = await sources.campaignAfter(event);
+  if (campaign === null) return [];
   const progress = {
-    campaign_id: campaign.campaign_id || event.stream.slice(campaignStream('').length),
+    campaign_id: campaignIdOf(event.stream),
     name: campaign.name,
     status: campaign.status,
     total_contacts: campaign.total_contacts,
@@ -127,26 +121,22 @@ async function campaignNotification(event: RecordedEvent, sources: PayloadSource
   };
   switch (event.type) {
     case 'CampaignStarted':
-      return { event: 'campaign.started', data: { ...progress, trigger: event.data.trigger, started_at: event.data.started_at } };
+      return [{ event: 'campaign.started', data: { ...progress, trigger: event.data.trigger, started_at: event.data.started_at } }];
     case 'CampaignPaused':
-      return { event: 'campaign.paused', data: { ...progress, paused_at: event.data.paused_at } };
-    default:
-      return { event: 'campaign.completed', data: { ...progress, reason: event.data.reason, completed_at: event.data.completed_at } };
+      return [{ event: 'campaign.paused', data: { ...progress, paused_at: event.data.paused_at } }];
+    case 'CampaignCompleted':
+      return [{ event: 'campaign.completed', data: { ...progress, reason: event.data.reason, completed_at: event.data.completed_at } }];
   }
 }
 
 // ---------------------------------------------------------------------------------------------------------- calls
 
-function callIdOf(event: RecordedEvent): string {
-  return event.stream.slice(callStream('').length);
-}
-
-async function callEndNotifications(event: RecordedEvent, sources: PayloadSources): Promise<WebhookNotification[]> {
-  const callId = callIdOf(event);
+async function callEndNotifications(event: Recorded<Extract<CallEvent, { type: 'CallEnded' | 'CallFailed' }>>, sources: PayloadSources): Promise<WebhookNotification[]> {
+  const callId = callIdOf(event.stream);
   const call = await sources.loadCall(callId);
   if (!call.placed) return [];
   const contact = { phone: call.placed.contact.phone, name: call.placed.contact.name };
-  const answered = event.type === 'CallEnded' && event.data.answered === true;
+  const answered = event.type === 'CallEnded' && event.data.answered;
   const completed: WebhookNotification = {
     event: 'call.completed',
     data: {
@@ -160,7 +150,7 @@ async function callEndNotifications(event: RecordedEvent, sources: PayloadSource
       // The call's own timeline start when the end carries one (the sandbox; docs/calling.md), else when it was placed.
       started_at: event.data.started_at ?? call.placed.started_at,
       ended_at: event.data.ended_at,
-      transcript_job_id: call.transcript_job_id ?? (answered ? sources.transcriptJobId(callId) : null),
+      transcript_job_id: call.transcript_job_id ?? (answered ? callTranscriptJobId(callId) : null),
       recording_url: sources.recordingUrl(callId, call.recording_blob_key),
     },
   };
@@ -175,11 +165,10 @@ async function callEndNotifications(event: RecordedEvent, sources: PayloadSource
   ];
 }
 
-async function callEscalatedNotification(event: RecordedEvent, sources: PayloadSources): Promise<WebhookNotification[]> {
-  const callId = callIdOf(event);
+async function callEscalatedNotification(event: Recorded<Extract<CallEvent, { type: 'CallEscalated' }>>, sources: PayloadSources): Promise<WebhookNotification[]> {
+  const callId = callIdOf(event.stream);
   const call = await sources.loadCall(callId);
   if (!call.placed) return [];
-  const data = event.data as CallEscalated['data'];
   return [
     {
       event: 'call.escalated',
@@ -187,10 +176,10 @@ async function callEscalatedNotification(event: RecordedEvent, sources: PayloadS
         call_id: callId,
         campaign_id: call.placed.campaign_id,
         contact: { phone: call.placed.contact.phone, name: call.placed.contact.name },
-        escalation_reason: data.escalation_reason,
-        escalated_at: data.escalated_at,
+        escalation_reason: event.data.escalation_reason,
+        escalated_at: event.data.escalated_at,
         language: call.placed.language,
-        summary: data.summary,
+        summary: event.data.summary,
       },
     },
   ];

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { CommandHandler } from '../../commands/handler.ts';
+import { CommandHandler, wasRefused } from '../../commands/handler.ts';
 import type { Decider, DomainEvent } from '../../domain/shared/decider.ts';
 import { DomainError } from '../../domain/shared/errors.ts';
 import { createSqliteEventStore } from '../../infra/eventstore/sqlite.ts';
@@ -50,6 +50,28 @@ test('concurrent commands through separate handlers (two processes) retry on con
   assert.is((await storeA.readStream('counter-2')).length, 15);
   await storeA.close();
   await storeB.close();
+  rmSync(directory, { recursive: true, force: true });
+});
+
+test('tolerate: a listed refusal is returned as {refused}; an unlisted one is still thrown', async () => {
+  const directory = mkdtempSync(join(tmpdir(), 'handler-'));
+  const store = createSqliteEventStore(join(directory, 'events.db'));
+  const handler = new CommandHandler(store);
+  await handler.handle(counter, 'counter-3', { type: 'Increment', by: 5, max: 5 }, context);
+  const tolerated = await handler.handle(counter, 'counter-3', { type: 'Increment', by: 1, max: 5 }, context, { tolerate: ['invalid_state'] });
+  assert.ok(wasRefused(tolerated));
+  if (wasRefused(tolerated)) assert.is(tolerated.refused.code, 'invalid_state');
+  const done = await handler.handle(counter, 'counter-3', { type: 'Increment', by: 1, max: 9 }, context, { tolerate: ['invalid_state'] });
+  assert.not.ok(wasRefused(done));
+  try {
+    await handler.handle(counter, 'counter-3', { type: 'Increment', by: 9, max: 9 }, context, { tolerate: ['already_exists'] });
+    assert.unreachable('an unlisted refusal is thrown');
+  } catch (error) {
+    assert.instance(error, DomainError);
+    assert.is((error as DomainError).code, 'invalid_state');
+  }
+  assert.is((await store.readStream('counter-3')).length, 2);
+  await store.close();
   rmSync(directory, { recursive: true, force: true });
 });
 

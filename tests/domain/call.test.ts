@@ -1,10 +1,11 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { callDecider, type CallEvent, type CallTurn, type PlaceCall } from '../../domain/call.ts';
+import { callDecider, type CallEvent, type CallPlacement, type CallTurn, type PlaceCall } from '../../domain/call.ts';
 import { fold } from '../../domain/shared/decider.ts';
+import { placeableFacts } from '../support/call-facts.ts';
 import { given } from './given-when-then.ts';
 
-const placedData: PlaceCall['data'] = {
+const placedData: CallPlacement = {
   call_id: 'cal_1',
   workspace_id: 'ws_test',
   campaign_id: 'cmp_1',
@@ -30,9 +31,9 @@ const ended: CallEvent[] = [
 ];
 
 test('PlaceCall: in_progress; placing the same call id again is already_exists', () => {
-  given(callDecider).when({ type: 'PlaceCall', data: placedData }).then(placed);
+  given(callDecider).when({ type: 'PlaceCall', facts: placeableFacts(), data: placedData }).then(placed);
   assert.is(fold(callDecider, placed).status, 'in_progress');
-  given(callDecider, placed).when({ type: 'PlaceCall', data: placedData }).thenThrows('already_exists');
+  given(callDecider, placed).when({ type: 'PlaceCall', facts: placeableFacts(), data: placedData }).thenThrows('already_exists');
 });
 
 test('answered, turns, end: completed with disposition and duration', () => {
@@ -178,6 +179,33 @@ test('recording and transcript job attach after the end, once', () => {
 
 test('commands on a call that was never placed: resource_not_found', () => {
   given(callDecider).when({ type: 'RecordCallAnswered', data: { answered_at: 'x' } }).thenThrows('resource_not_found');
+});
+
+const single: PlaceCall['data'] = { ...placedData, campaign_id: null, contact_index: null, attempt: null, variables: { amount: 5000 } };
+const placeSingle = (data: Partial<PlaceCall['data']> = {}, facts = placeableFacts(['name', 'amount'])): PlaceCall => ({
+  type: 'PlaceCall' as const,
+  facts,
+  data: { ...single, ...data },
+});
+
+test('PlaceCall of a single call: contact, language, variables, script found and enabled, then the do-not-call list', () => {
+  given(callDecider).when(placeSingle()).then([{ type: 'CallPlaced', data: { ...single, language: 'hi-IN' } }]);
+  given(callDecider).when(placeSingle({ contact: { phone: '98765', name: 'Asha' } })).thenThrows('invalid_parameter', { field: 'phone', provided: '98765' });
+  given(callDecider).when(placeSingle({ contact: { phone: '+919876500003', name: ' ' } })).thenThrows('invalid_parameter', { field: 'name' });
+  given(callDecider).when(placeSingle({ language: 'de-DE' })).thenThrows('invalid_parameter', { field: 'language', provided: 'de-DE' });
+  const many = Object.fromEntries(Array.from({ length: 51 }, (_, index) => [`v${index}`, index]));
+  given(callDecider).when(placeSingle({ variables: { ...many, amount: 1 } })).thenThrows('invalid_parameter', { field: 'metadata' });
+  given(callDecider).when(placeSingle({}, { suppressed: false, script: null })).thenThrows('resource_not_found', { resource_type: 'script', id: 'scr_1' });
+  const disabled = { suppressed: false, script: { version: 1, single_call_enabled: false, variables: [] } };
+  given(callDecider).when(placeSingle({}, disabled)).thenThrows('invalid_parameter', { field: 'script_id', expected: 'a script with single_call_enabled: true' });
+  given(callDecider).when(placeSingle({ variables: {} })).thenThrows('invalid_parameter', { field: 'metadata.amount', provided: null });
+  given(callDecider).when(placeSingle({}, placeableFacts(['toString']))).thenThrows('invalid_parameter', { field: 'metadata.toString' });
+  given(callDecider).when(placeSingle({}, { ...placeableFacts(['amount']), suppressed: true })).thenThrows('number_suppressed', { phone: '+919876500003' });
+});
+
+test('PlaceCall of a campaign call: the campaign checked its contact and script; a suppressed number is still refused', () => {
+  given(callDecider).when({ type: 'PlaceCall', facts: { suppressed: false, script: null }, data: placedData }).then(placed);
+  given(callDecider).when({ type: 'PlaceCall', facts: { suppressed: true, script: null }, data: placedData }).thenThrows('number_suppressed');
 });
 
 test.run();

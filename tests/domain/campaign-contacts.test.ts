@@ -2,7 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { campaignDecider, campaignProgress, nextPendingContacts, dueRetries, type CampaignEvent, type RecordContactAttemptOutcome } from '../../domain/campaign.ts';
 import { fold } from '../../domain/shared/decider.ts';
-import { deterministicId } from '../../infra/ids.ts';
+import { deterministicId } from '../../domain/shared/deterministic-id.ts';
 import { given } from './given-when-then.ts';
 import { at, attemptStarted, callId, contacts, created, started } from './campaign-fixtures.ts';
 

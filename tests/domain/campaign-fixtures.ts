@@ -15,15 +15,16 @@ export function contacts(count: number): ContactInput[] {
   }));
 }
 
+/** A campaign of script `scr_test`, found at version 3 (using no variables beyond name and phone). */
 export function createCommand(overrides: Partial<CreateCampaign['data']> = {}): CreateCampaign {
   return {
     type: 'CreateCampaign',
+    facts: { script: { version: 3, variables: [] } },
     data: {
       campaign_id: 'cmp_test',
       workspace_id: 'ws_test',
       name: 'Renewals',
       script_id: 'scr_test',
-      script_version: 3,
       language: 'hi-IN',
       contacts: contacts(3),
       max_attempts: 2,

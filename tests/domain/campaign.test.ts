@@ -181,4 +181,28 @@ test('decide does not mutate the state it is given', () => {
   assert.is(JSON.stringify({ ...state, indexByPhone: [...state.indexByPhone], awaitingRetry: [...state.awaitingRetry] }), before);
 });
 
+test('given nothing, when created with a script that is not in the workspace (null fact), then resource_not_found naming the script', () => {
+  given(campaignDecider).when({ ...createCommand(), facts: { script: null } }).thenThrows('resource_not_found', { resource_type: 'script', id: 'scr_test' });
+});
+
+test('given nothing, when the script uses a variable a contact lacks, then invalid_parameter on that contact, after the body rules', () => {
+  const usesAmount = (data = {}) => ({ ...createCommand(data), facts: { script: { version: 3, variables: ['name', 'amount'] } } });
+  const lacking = contacts(3).map((contact, index) => (index === 1 ? contact : { ...contact, amount: 100 }));
+  given(campaignDecider)
+    .when(usesAmount({ contacts: lacking }))
+    .thenThrows('invalid_parameter', { field: 'contacts[1].amount', provided: null, expected: 'a value for {amount}, which script scr_test uses' });
+  // The body's own rules come first (a bad phone is reported before a missing variable).
+  given(campaignDecider).when(usesAmount({ contacts: [{ phone: '12', name: 'x' }] })).thenThrows('invalid_parameter', { field: 'contacts[0].phone' });
+});
+
+test('a script variable named like an Object.prototype member is not satisfied by the prototype', () => {
+  const command = { ...createCommand(), facts: { script: { version: 3, variables: ['constructor'] } } };
+  given(campaignDecider).when(command).thenThrows('invalid_parameter', { field: 'contacts[0].constructor' });
+});
+
+test('the script version found at creation is pinned on the campaign', () => {
+  const [event] = campaignDecider.decide({ ...createCommand(), facts: { script: { version: 7, variables: [] } } }, campaignDecider.initialState());
+  assert.is(event!.type === 'CampaignCreated' && event.data.script_version, 7);
+});
+
 test.run();

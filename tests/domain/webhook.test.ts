@@ -1,6 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { MAX_WEBHOOKS_PER_WORKSPACE, subscribesTo, webhookDecider, type WebhookEvent } from '../../domain/webhook.ts';
+import { upcast } from '../../domain/upcasters.ts';
 import { given } from './given-when-then.ts';
 
 const webhooks = suite('webhook decider');
@@ -23,10 +24,13 @@ webhooks('given nothing, when registered, then WebhookRegistered keeps the seale
 });
 
 webhooks('a registration recorded before sealing existed: its plain secret is kept as plain text', () => {
-  const legacy: WebhookEvent = {
+  // As stored (no secret_sealed), read through the upcaster as every reader does.
+  const stored = {
     type: 'WebhookRegistered',
-    data: { webhook_id: 'wh_0', workspace_id: 'ws_1', url: 'https://hooks.example.com/a', events: ['*'], secret: 's3cret', created_at: at },
+    data: { webhook_id: 'wh_0', workspace_id: 'ws_1', url: 'https://hooks.example.com/a', events: ['*'], secret: 's3cret', created_at: at } as Record<string, unknown>,
+    metadata: { schema_version: 1 },
   };
+  const legacy = upcast(stored) as unknown as WebhookEvent;
   const state = webhookDecider.evolve(webhookDecider.initialState(), legacy);
   assert.equal([state.secret, state.secretSealed], ['s3cret', false]);
 });

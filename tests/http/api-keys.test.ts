@@ -1,6 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { isWellFormedApiKeySecret } from '../../infra/api-key-secret.ts';
+import { isWellFormedApiKeySecret } from '../../infra/crypto/api-key-secret.ts';
 import { client, createWorkspace, startServer, type ApiClient, type TestServer, type Workspace } from '../support/server.ts';
 
 const keys = suite('API keys resource');

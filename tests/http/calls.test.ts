@@ -6,6 +6,7 @@ import { E164_DESCRIPTION } from '../../domain/shared/phone.ts';
 import { inProcessApp, type InProcessApp } from '../support/app.ts';
 import { client, createWorkspace, startServer, type ApiClient, type TestServer } from '../support/server.ts';
 import { loanRenewalScript } from '../support/scripts.ts';
+import { placeableFacts } from '../support/call-facts.ts';
 
 const FULL_CALL_FIELDS = [
   'answered_at', 'attempt', 'campaign_id', 'contact', 'disposition', 'duration_seconds', 'ended_at', 'escalation', 'failure_reason', 'id',
@@ -152,6 +153,7 @@ lists.before(async () => {
     const commands: CallCommand[] = [
       {
         type: 'PlaceCall',
+        facts: placeableFacts(),
         data: {
           call_id: callId,
           workspace_id: workspace.workspaceId,

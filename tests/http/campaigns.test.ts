@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { campaignDecider, campaignStream } from '../../domain/campaign.ts';
 import { BCP47_DESCRIPTION, SUPPORTED_LANGUAGES_DESCRIPTION } from '../../domain/shared/language.ts';
 import { E164_DESCRIPTION } from '../../domain/shared/phone.ts';
-import { deterministicId } from '../../infra/ids.ts';
+import { deterministicId } from '../../domain/shared/deterministic-id.ts';
 import { inProcessApp } from '../support/app.ts';
 import { client, createWorkspace, startServer, type ApiClient, type TestServer } from '../support/server.ts';
 import { loanRenewalScript } from '../support/scripts.ts';

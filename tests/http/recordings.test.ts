@@ -2,9 +2,11 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { callDecider, callStream, type CallCommand } from '../../domain/call.ts';
 import { parseByteRange } from '../../http/byte-range.ts';
-import { publicBaseUrl, recordingPath, recordingUrlFor, RECORDING_URL_VALIDITY_MS } from '../../http/recording-url.ts';
+import { RECORDING_URL_VALIDITY_MS, recordingPath } from '../../infra/blobs/recording-links.ts';
+import { publicBaseUrl } from '../../infra/config.ts';
 import { encodeWav } from '../../infra/speech/wav.ts';
 import { inProcessApp, type InProcessApp } from '../support/app.ts';
+import { placeableFacts } from '../support/call-facts.ts';
 
 /**
  * The public recordings route and the recording URL, in-process: the call's events and its blob are written
@@ -23,6 +25,7 @@ async function recordedCall(callId: string, withRecording = true): Promise<void>
   const commands: CallCommand[] = [
     {
       type: 'PlaceCall',
+      facts: placeableFacts(),
       data: {
         call_id: callId,
         workspace_id: workspaceId,
@@ -144,7 +147,7 @@ recordings('no recording: recording_url is null; a signed URL for a call without
   const response = await harness.app.request(`${path}?${harness.runtime.urlSigner.sign(path, new Date(Date.now() + 60_000))}`);
   assert.is(response.status, 404);
   assert.equal(((await response.json()) as { error: { details: unknown } }).error.details, { resource_type: 'recording', id: 'cal_rec5' });
-  assert.is(recordingUrlFor(harness.runtime, 'cal_rec5', null), null);
+  assert.is(harness.runtime.recordingLinks.urlFor('cal_rec5', null), null);
 });
 
 recordings('base URL: PUBLIC_BASE_URL when set, else the listening address with wildcards on loopback', () => {

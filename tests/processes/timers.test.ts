@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { Runtime } from '../../composition.ts';
+import type { Runtime, RuntimePorts } from '../../composition.ts';
 import { timerDecider, timerStream } from '../../domain/timer.ts';
 import type { ManualClock } from '../../infra/clock/manual.ts';
 import type { RecordedEvent } from '../../infra/eventstore/port.ts';
@@ -8,8 +8,8 @@ import type { ProcessManager } from '../../processes/process-manager.ts';
 import { eventually, testRuntime } from '../support/runtime.ts';
 
 /** A process manager that records every TimerFired it sees, as the retry and webhook processes will. */
-function recorder(seen: RecordedEvent[]): (runtime: Runtime) => ProcessManager[] {
-  return () => [{ name: 'timer-recorder', eventTypes: ['TimerFired'], handle: async (event) => void seen.push(event) }];
+function recorder(seen: RecordedEvent[]): (ports: RuntimePorts) => ProcessManager[] {
+  return () => [{ name: 'timer-recorder', eventTypes: ['TimerFired'], handle: async (event) => void seen.push(event as RecordedEvent) }];
 }
 
 async function firedEvents(runtime: Runtime, timerId: string): Promise<number> {

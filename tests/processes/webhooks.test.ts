@@ -17,12 +17,13 @@ import { webhookDecider, webhookStream } from '../../domain/webhook.ts';
 import { registerWebhookCommand } from '../../commands/register-webhook.ts';
 import type { ManualClock } from '../../infra/clock/manual.ts';
 import { newId } from '../../infra/ids.ts';
-import { SecretBox } from '../../infra/secret-box.ts';
+import { SecretBox } from '../../infra/crypto/secret-box.ts';
 import { listDeliveries, type DeliveryDocument } from '../../projections/webhook-deliveries.ts';
 import { webhookProcessManagers } from '../../processes/webhooks/index.ts';
 import { createCommand } from '../domain/campaign-fixtures.ts';
 import { makeCertificate, startReceiver, type Certificate, type Receiver } from '../support/https-receiver.ts';
 import { eventually, testRuntime } from '../support/runtime.ts';
+import { placeableFacts } from '../support/call-facts.ts';
 
 const webhooks = suite('webhook delivery (runtime)');
 const SECRET = 'whsec_test_0123456789';
@@ -38,7 +39,7 @@ function start(dataDir?: string) {
   const made = testRuntime({
     dataDir,
     environment: { ALLOW_PRIVATE_TARGETS: 'true' },
-    processes: (runtime) => webhookProcessManagers(runtime, (_runtime, callId, blobKey) => (blobKey ? `https://recordings.test/${callId}` : null)),
+    processes: (runtime) => webhookProcessManagers({ ...runtime, recordingLinks: { ...runtime.recordingLinks, urlFor: (callId, blobKey) => (blobKey ? `https://recordings.test/${callId}` : null) } }),
   });
   return made;
 }
@@ -81,6 +82,7 @@ async function transcriptionEvent(runtime: Runtime, workspaceId: string, type: '
 function placeCall(callId: string, campaignId: string | null, workspaceId: string, startedAt: string): CallCommand {
   return {
     type: 'PlaceCall',
+    facts: placeableFacts(),
     data: {
       call_id: callId,
       workspace_id: workspaceId,

@@ -1,10 +1,11 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Runtime } from '../../composition.ts';
-import { callDecider, callStream, type CallCommand, type PlaceCall } from '../../domain/call.ts';
-import { deterministicId } from '../../infra/ids.ts';
+import { callDecider, callStream, type CallCommand, type CallPlacement, type PlaceCall } from '../../domain/call.ts';
+import { deterministicId } from '../../domain/shared/deterministic-id.ts';
 import { findCall, findCallRecordingKey, listCalls } from '../../projections/calls.ts';
 import { testRuntime } from '../support/runtime.ts';
+import { placeableFacts } from '../support/call-facts.ts';
 
 const calls = suite('calls projection');
 let runtime: Runtime;
@@ -21,9 +22,10 @@ calls.after(async () => {
 const T0 = Date.parse('2026-03-01T10:00:00.000Z');
 const minute = (minutes: number) => new Date(T0 + minutes * 60_000).toISOString();
 
-function placed(callId: string, overrides: Partial<PlaceCall['data']> = {}): PlaceCall {
+function placed(callId: string, overrides: Partial<CallPlacement> = {}): PlaceCall {
   return {
     type: 'PlaceCall',
+    facts: placeableFacts(),
     data: {
       call_id: callId,
       workspace_id: 'ws_a',

@@ -8,7 +8,7 @@ import { apiKeyDecider, apiKeyStream, type ApiKeyScope } from '../../domain/api-
 import { workspaceDecider, workspaceStream } from '../../domain/workspace.ts';
 import { createHttpApp, type HttpApp } from '../../http/app.ts';
 import type { HttpDependencies } from '../../http/dependencies.ts';
-import { hashApiKeySecret, newApiKeySecret } from '../../infra/api-key-secret.ts';
+import { hashApiKeySecret, newApiKeySecret } from '../../infra/crypto/api-key-secret.ts';
 import { newId } from '../../infra/ids.ts';
 import { testRuntime } from './runtime.ts';
 

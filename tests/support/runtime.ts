@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createRuntime, type Runtime } from '../../composition.ts';
+import { createRuntime, type Runtime, type RuntimePorts } from '../../composition.ts';
 import { loadConfig } from '../../infra/config.ts';
 import { createLogger } from '../../infra/logger.ts';
 import type { ProcessManager } from '../../processes/process-manager.ts';
@@ -10,7 +10,7 @@ import type { ProcessManager } from '../../processes/process-manager.ts';
 export function testRuntime(options: {
   dataDir?: string;
   environment?: Record<string, string>;
-  processes?: (runtime: Runtime) => ProcessManager[];
+  processes?: (ports: RuntimePorts) => ProcessManager[];
 } = {}): { runtime: Runtime; dataDir: string; remove(): void } {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'runtime-'));
   const config = loadConfig({ DATA_DIR: dataDir, CLOCK: 'manual', CLOCK_START: '2026-03-01T10:00:00Z', EVENTSTORE_SYNC: 'normal', ...options.environment });

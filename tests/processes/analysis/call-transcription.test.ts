@@ -4,15 +4,18 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { apiKeyDecider, apiKeyStream } from '../../../domain/api-key.ts';
-import { callDecider, callStream, type CallTurn, type PlaceCall } from '../../../domain/call.ts';
+import { callDecider, callStream, type CallEnded, type CallPlacement, type CallTurn } from '../../../domain/call.ts';
 import { workspaceDecider, workspaceStream } from '../../../domain/workspace.ts';
 import { transcriptionJobDecider, transcriptionJobStream } from '../../../domain/transcription-job.ts';
 import { createHttpApp } from '../../../http/app.ts';
-import { hashApiKeySecret, newApiKeySecret } from '../../../infra/api-key-secret.ts';
-import { deterministicId, newId } from '../../../infra/ids.ts';
+import { hashApiKeySecret, newApiKeySecret } from '../../../infra/crypto/api-key-secret.ts';
+import { newId } from '../../../infra/ids.ts';
+import { deterministicId } from '../../../domain/shared/deterministic-id.ts';
 import { createCallTranscription } from '../../../processes/analysis/call-transcription.ts';
 import { createTranscriptionWorker } from '../../../processes/analysis/transcription-worker.ts';
 import { eventually, testRuntime } from '../../support/runtime.ts';
+import { placeableFacts } from '../../support/call-facts.ts';
+import type { Recorded } from '../../../infra/eventstore/port.ts';
 
 const { runtime, remove } = testRuntime({ processes: (r) => [createTranscriptionWorker(r, { concurrency: 1 }), createCallTranscription(r)] });
 await runtime.start();
@@ -50,9 +53,9 @@ const TURNS: CallTurn[] = [
   { speaker: 'agent', text: 'Thank you, an advisor will call you tomorrow.', start_seconds: 7.8, end_seconds: 10.2, step_id: 'confirm' },
 ];
 
-async function placeCall(workspaceId: string, language: PlaceCall['data']['language'] = 'en-IN'): Promise<string> {
+async function placeCall(workspaceId: string, language: CallPlacement['language'] = 'en-IN'): Promise<string> {
   const callId = newId('cal', runtime.clock.now());
-  const data: PlaceCall['data'] = {
+  const data: CallPlacement = {
     call_id: callId,
     workspace_id: workspaceId,
     campaign_id: null,
@@ -66,7 +69,9 @@ async function placeCall(workspaceId: string, language: PlaceCall['data']['langu
     recording_enabled: false,
     started_at: runtime.clock.now().toISOString(),
   };
-  await runtime.commands.handle(callDecider, callStream(callId), { type: 'PlaceCall', data }, { workspaceId, actor: 'test', now: runtime.clock.now() });
+  const placed = await runtime.commands.handle(callDecider, callStream(callId), { type: 'PlaceCall', facts: placeableFacts(), data }, { workspaceId, actor: 'test', now: runtime.clock.now() });
+  // As POST /v1/calls does before it answers: GETs read the read models.
+  await runtime.projections.waitForPosition(placed.position);
   return callId;
 }
 
@@ -113,7 +118,7 @@ test('a replayed CallEnded submits nothing twice', async () => {
   const jobId = deterministicId('job', callId);
   await eventually(async () => (await runtime.commands.load(transcriptionJobDecider, transcriptionJobStream(jobId))).state.status === 'completed', 10_000, 'the job');
   const ended = (await runtime.store.readStream(callStream(callId))).find((event) => event.type === 'CallEnded')!;
-  await createCallTranscription(runtime).handle(ended);
+  await createCallTranscription(runtime).handle(ended as Recorded<CallEnded>);
   assert.is((await runtime.store.readStream(transcriptionJobStream(jobId))).length, 3);
   assert.is((await runtime.store.readStream(callStream(callId))).filter((event) => event.type === 'CallTranscriptJobAssigned').length, 1);
 });

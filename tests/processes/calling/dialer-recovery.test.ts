@@ -3,9 +3,10 @@ import * as assert from 'uvu/assert';
 import type { Runtime } from '../../../composition.ts';
 import { callDecider, callStream } from '../../../domain/call.ts';
 import { campaignDecider, campaignStream, contactTemplateValues } from '../../../domain/campaign.ts';
-import { deterministicId } from '../../../infra/ids.ts';
+import { deterministicId } from '../../../domain/shared/deterministic-id.ts';
 import { testRuntime } from '../../support/runtime.ts';
 import { calls, campaignAction, contact, createCampaign, createScript, createWorkspace, dialingRuntime, isCompleted, settled } from './dialing-support.ts';
+import { placeableFacts } from '../../support/call-facts.ts';
 
 // A crash leaves the dialing half-done in three ways. The first runtime below has no process managers: it writes
 // exactly the state a crash could leave, then a second runtime with the dialing processes starts on the same
@@ -28,6 +29,7 @@ async function crashState(runtime: Runtime) {
     const { phone, name, ...variables } = contact(endings[index]!);
     return runtime.commands.handle(callDecider, callStream(callIds[index]!), {
       type: 'PlaceCall',
+      facts: placeableFacts(),
       data: {
         call_id: callIds[index]!, workspace_id: workspaceId, campaign_id: campaignId, contact_index: index, attempt: 1, contact: { phone, name },
         language: 'en-IN', script_id: scriptId, script_version: 1, variables: contactTemplateValues({ phone, name, variables }), recording_enabled: false, started_at: now.toISOString(),

@@ -44,11 +44,11 @@ export async function createCampaign(runtime: Runtime, workspaceId: string, scri
     campaignStream(campaignId),
     {
       type: 'CreateCampaign',
+      facts: { script: { version: 1, variables: [] } },
       data: {
         campaign_id: campaignId,
         workspace_id: workspaceId,
         script_id: scriptId,
-        script_version: 1,
         name: 'Dialing test',
         language: 'en-IN',
         contacts: [],

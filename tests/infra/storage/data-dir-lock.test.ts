@@ -5,8 +5,8 @@ import * as assert from 'uvu/assert';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DataDirInUse, lockDataDir } from '../../infra/data-dir-lock.ts';
-import { cli, startServer } from '../support/server.ts';
+import { DataDirInUse, lockDataDir } from '../../../infra/storage/data-dir-lock.ts';
+import { cli, startServer } from '../../support/server.ts';
 
 test('a second lock on the same DATA_DIR is refused until the first is released; another DATA_DIR is free', () => {
   const directory = mkdtempSync(join(tmpdir(), 'lock-'));

@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { BoundedMemo } from '../../infra/bounded-memo.ts';
+import { BoundedMemo } from '../../../infra/cache/bounded-memo.ts';
 
 test('remembers results (undefined too), not failures; when full it starts over', () => {
   const memo = new BoundedMemo<string, number | undefined>(2);

@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadUrlSigner, UrlSigner } from '../../infra/signed-url.ts';
+import { loadUrlSigner, UrlSigner } from '../../../infra/crypto/signed-url.ts';
 
 const now = new Date('2026-03-01T10:00:00Z');
 const inOneHour = new Date(now.getTime() + 3_600_000);

@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadSecretBox, SecretBox, UnreadableSecret } from '../../infra/secret-box.ts';
+import { loadSecretBox, SecretBox, UnreadableSecret } from '../../../infra/crypto/secret-box.ts';
 
 const box = new SecretBox(Buffer.from('a key of the service, at least thirty-two characters'));
 

@@ -1,0 +1,99 @@
+import type { PlaceCall } from '../../domain/call.ts';
+import {
+  contactTemplateValues,
+  isWithinCallingHours,
+  nextCallingTime,
+  nextPendingContacts,
+  type CampaignState,
+  type DialableContact,
+  type StartContactAttempt,
+  type SuppressContact,
+} from '../../domain/campaign.ts';
+import { deterministicId } from '../../domain/shared/deterministic-id.ts';
+
+/**
+ * The dialer's choices, as pure functions of the campaign's state, the retries whose timers fired and the time
+ * (tested given/when/then in tests/processes/calling/dialing-choice.test.ts); the Dialer does the I/O around them.
+ */
+
+/** A running campaign as the dialer tracks it between events. */
+export interface DialingCursor {
+  /** Retries whose timer fired: contact index → attempt, in firing order. */
+  dueRetries: ReadonlyMap<number, number>;
+  /** Calling hours are closed until this instant (ms since epoch); a timer wakes the campaign up. */
+  closedUntil: number | null;
+}
+
+export type DialingChoice =
+  /** The campaign is no longer running (paused, stopped, completed since the dialer last looked). */
+  | { kind: 'stop' }
+  /** Outside the campaign's calling hours: nothing is placed before `opensAt`. */
+  | { kind: 'closed'; opensAt: Date }
+  /** Nothing to dial now: every contact is on a call, awaiting a retry not yet due, or final. */
+  | { kind: 'idle' }
+  /** Dial this attempt of this contact, under this call id (derived, so a replay reserves the same attempt). */
+  | { kind: 'dial'; contact: DialableContact; callId: string };
+
+/** The call id of attempt `attempt` of contact `contactIndex` of a campaign: the same on every replay. */
+export function attemptCallId(campaignId: string, contactIndex: number, attempt: number): string {
+  return deterministicId('cal', campaignId, contactIndex, attempt);
+}
+
+/**
+ * What to do next for a campaign: nothing while its calling hours are closed; otherwise the first due retry whose
+ * contact still awaits exactly that attempt (retries fired for contacts that moved on are spent), else the next
+ * never-dialed contact in index order. `spentRetries` are the due retries this choice used up or found stale.
+ */
+export function chooseNextDial(state: CampaignState, cursor: DialingCursor, now: Date): { choice: DialingChoice; spentRetries: number[] } {
+  const spentRetries: number[] = [];
+  if (state.status !== 'running') return { choice: { kind: 'stop' }, spentRetries };
+  if (state.calling_hours !== null && !isWithinCallingHours(now, state.calling_hours, state.timezone)) {
+    return { choice: { kind: 'closed', opensAt: nextCallingTime(now, state.calling_hours, state.timezone) }, spentRetries };
+  }
+  for (const [index, attempt] of cursor.dueRetries) {
+    spentRetries.push(index);
+    const contact = state.contacts[index];
+    if (!contact || contact.status !== 'awaiting_retry' || contact.attempts + 1 !== attempt) continue;
+    if (contact.retry_due_at === null || Date.parse(contact.retry_due_at) > now.getTime()) continue;
+    const dialable = { contact_index: index, attempt, phone: contact.phone, name: contact.name, variables: contact.variables };
+    return { choice: dial(state, dialable), spentRetries };
+  }
+  const next = nextPendingContacts(state, 1)[0];
+  return { choice: next ? dial(state, next) : { kind: 'idle' }, spentRetries };
+}
+
+function dial(state: CampaignState, contact: DialableContact): DialingChoice {
+  return { kind: 'dial', contact, callId: attemptCallId(state.campaign_id, contact.contact_index, contact.attempt) };
+}
+
+/** A contact whose number is on the do-not-call list: final `dnd` without a call. */
+export function suppressContactCommand(contact: DialableContact, now: Date): SuppressContact {
+  return { type: 'SuppressContact', data: { contact_index: contact.contact_index, at: now.toISOString() } };
+}
+
+/** Reserving the attempt on the campaign before its call is placed (a second reservation is refused). */
+export function reserveAttemptCommand(contact: DialableContact, callId: string, now: Date): StartContactAttempt {
+  return { type: 'StartContactAttempt', data: { contact_index: contact.contact_index, attempt: contact.attempt, call_id: callId, at: now.toISOString() } };
+}
+
+/** The call of a reserved attempt, with the campaign's language, pinned script version and recording setting. */
+export function placeCampaignCallCommand(state: CampaignState, contact: DialableContact, callId: string, now: Date, suppressed: boolean): PlaceCall {
+  return {
+    type: 'PlaceCall',
+    facts: { suppressed, script: null },
+    data: {
+      call_id: callId,
+      workspace_id: state.workspace_id,
+      campaign_id: state.campaign_id,
+      contact_index: contact.contact_index,
+      attempt: contact.attempt,
+      contact: { phone: contact.phone, name: contact.name },
+      language: state.language,
+      script_id: state.script_id,
+      script_version: state.script_version,
+      variables: contactTemplateValues(contact),
+      recording_enabled: state.recording_enabled,
+      started_at: now.toISOString(),
+    },
+  };
+}

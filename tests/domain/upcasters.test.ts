@@ -1,0 +1,21 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { upcast } from '../../domain/upcasters.ts';
+
+// Each upcaster with a stored event of the old shape (docs/architecture.md, "Events, upcasting and types").
+
+const metadata = { schema_version: 1 };
+
+test('WebhookRegistered recorded before sealing (no secret_sealed): upcast to secret_sealed false, secret kept', () => {
+  const stored = { type: 'WebhookRegistered', data: { webhook_id: 'wh_0', secret: 's3cret' } as Record<string, unknown>, metadata };
+  assert.equal(upcast(stored).data, { webhook_id: 'wh_0', secret: 's3cret', secret_sealed: false });
+});
+
+test('events already in the current shape, and types without an upcaster, come back as the same object', () => {
+  const sealed = { type: 'WebhookRegistered', data: { webhook_id: 'wh_1', secret: 'v1.x', secret_sealed: true } as Record<string, unknown>, metadata };
+  assert.is(upcast(sealed), sealed);
+  const other = { type: 'CallPlaced', data: { call_id: 'cal_1' } as Record<string, unknown>, metadata };
+  assert.is(upcast(other), other);
+});
+
+test.run();

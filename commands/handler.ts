@@ -49,9 +49,15 @@ export type Commands = Pick<CommandHandler, 'handle' | 'load'>;
 interface CachedState {
   state: unknown;
   revision: number;
+  /** The decider's estimate (`sizeOf`), or a small default. */
+  bytes: number;
 }
 
 const MAX_CONFLICT_RETRIES = 20;
+/** Folded states kept, all streams together (about 60 running 100,000-contact campaigns; see `sizeOf`). */
+export const DEFAULT_STATE_CACHE_BYTES = 64 * 1024 * 1024;
+/** What a state counts for when its decider does not say (calls, jobs, keys: small and bounded by their input). */
+const DEFAULT_STATE_BYTES = 4 * 1024;
 
 /**
  * The generic command handler: load the stream, fold it, decide, append with the revision it was folded at, and
@@ -60,16 +66,24 @@ const MAX_CONFLICT_RETRIES = 20;
  * Two things keep it fast and quiet under load: commands on the same stream in this process run one after
  * another (so they don't conflict with each other), and the folded state of recently used streams is cached with
  * its revision, so a command reads only the events appended since (a 100,000-contact campaign is folded once,
- * not on every call outcome).
+ * not on every call outcome). The cache holds at most `cacheBytes` of states by their deciders' size estimates,
+ * least recently used first out, so many or large aggregates cannot exhaust the heap: the states being worked on
+ * stay, the rest are folded again when next needed.
  */
 export class CommandHandler {
   private readonly cache = new Map<string, CachedState>();
+  private cachedBytes = 0;
   private readonly queues = new KeyedQueue<string>();
 
   constructor(
     private readonly store: EventStore,
-    private readonly cacheSize = 1_000,
+    private readonly cacheBytes = DEFAULT_STATE_CACHE_BYTES,
   ) {}
+
+  /** How many bytes of folded states the cache holds now (by the deciders' estimates). */
+  get cachedStateBytes(): number {
+    return this.cachedBytes;
+  }
 
   handle<Command, Event extends DomainEvent<string, object>, State>(
     decider: Decider<Command, Event, State>,
@@ -105,7 +119,7 @@ export class CommandHandler {
    * folding the same cached state while a command is between its append and its evolve would apply events twice.
    */
   load<Event extends DomainEvent<string, object>, State>(
-    decider: Pick<Decider<unknown, Event, State>, 'initialState' | 'evolve'>,
+    decider: Pick<Decider<unknown, Event, State>, 'initialState' | 'evolve' | 'sizeOf'>,
     stream: string,
   ): Promise<{ state: State; revision: number }> {
     return this.inStreamOrder(stream, () => this.loadNow(decider, stream));
@@ -117,7 +131,7 @@ export class CommandHandler {
   }
 
   private async loadNow<Event extends DomainEvent<string, object>, State>(
-    decider: Pick<Decider<unknown, Event, State>, 'initialState' | 'evolve'>,
+    decider: Pick<Decider<unknown, Event, State>, 'initialState' | 'evolve' | 'sizeOf'>,
     stream: string,
   ): Promise<{ state: State; revision: number }> {
     const cached = this.cache.get(stream);
@@ -128,7 +142,7 @@ export class CommandHandler {
       state = decider.evolve(state, { type: event.type, data: event.data } as Event);
       revision = event.revision;
     }
-    this.remember(stream, { state, revision });
+    this.remember(stream, { state, revision, bytes: decider.sizeOf?.(state) ?? DEFAULT_STATE_BYTES });
     return { state, revision };
   }
 
@@ -151,11 +165,11 @@ export class CommandHandler {
         );
         let next = state;
         for (const event of events) next = decider.evolve(next, event);
-        this.remember(stream, { state: next, revision: appended.nextExpectedRevision });
+        this.remember(stream, { state: next, revision: appended.nextExpectedRevision, bytes: decider.sizeOf?.(next) ?? DEFAULT_STATE_BYTES });
         return { events, position: appended.position, revision: appended.nextExpectedRevision, state: next };
       } catch (error) {
         // Large aggregates may evolve their state in place: never trust a cached state after a failed append.
-        this.cache.delete(stream);
+        this.forget(stream);
         if (!(error instanceof WrongExpectedVersion) || attempt >= MAX_CONFLICT_RETRIES) throw error;
       }
     }
@@ -174,11 +188,22 @@ export class CommandHandler {
   }
 
   private remember(stream: string, entry: CachedState): void {
-    this.cache.delete(stream);
+    this.forget(stream);
+    // A state larger than the whole budget is folded on every use rather than pushing everything else out.
+    if (entry.bytes > this.cacheBytes) return;
     this.cache.set(stream, entry);
-    if (this.cache.size > this.cacheSize) {
-      const oldest = this.cache.keys().next().value;
-      if (oldest !== undefined) this.cache.delete(oldest);
+    this.cachedBytes += entry.bytes;
+    for (const [oldest, cached] of this.cache) {
+      if (this.cachedBytes <= this.cacheBytes) break;
+      this.cache.delete(oldest);
+      this.cachedBytes -= cached.bytes;
     }
+  }
+
+  private forget(stream: string): void {
+    const cached = this.cache.get(stream);
+    if (!cached) return;
+    this.cache.delete(stream);
+    this.cachedBytes -= cached.bytes;
   }
 }

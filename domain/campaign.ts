@@ -1,11 +1,12 @@
 import type { Decider } from './shared/decider.ts';
 import { decide } from './campaign/decide.ts';
 import { evolve, initialState } from './campaign/evolve.ts';
+import { campaignStateBytes } from './campaign/queries.ts';
 import type { CampaignCommand, CampaignEvent, CampaignState } from './campaign/types.ts';
 import { streamCategory } from './shared/stream-name.ts';
 
 /** The campaign aggregate (stream `campaign-<id>`). Its parts live in domain/campaign/. */
-export const campaignDecider: Decider<CampaignCommand, CampaignEvent, CampaignState> = { initialState, evolve, decide };
+export const campaignDecider: Decider<CampaignCommand, CampaignEvent, CampaignState> = { initialState, evolve, decide, sizeOf: campaignStateBytes };
 
 const campaignStreams = streamCategory('campaign');
 export const campaignStream = campaignStreams.stream;
@@ -13,6 +14,8 @@ export const campaignIdOf = campaignStreams.idOf;
 
 export * from './campaign/types.ts';
 export * from './campaign/queries.ts';
+export { attemptCallId } from './campaign/attempt-call-id.ts';
+export { CONTACT_STATUSES, statusAt, type ContactTable } from './campaign/contact-table.ts';
 export {
   CONTACTS_PER_EVENT,
   DEFAULT_MAX_ATTEMPTS,

@@ -1,5 +1,8 @@
 import { alreadyDone, DomainError, invalidState, notFound } from '../shared/errors.ts';
 import type { Disposition } from '../shared/disposition.ts';
+import { isE164 } from '../shared/phone.ts';
+import { attemptCallId } from './attempt-call-id.ts';
+import { phoneDigits, statusAt } from './contact-table.ts';
 import { CONTACTS_PER_EVENT, invalidParameter, validateCreateCampaign } from './validation.ts';
 import type {
   CampaignContact,
@@ -7,7 +10,7 @@ import type {
   CampaignEvent,
   CampaignState,
   CampaignStatus,
-  ContactState,
+  ContactStatus,
   CreateCampaign,
   RecordContactAttemptOutcome,
   RemoveContacts,
@@ -124,7 +127,7 @@ function startAttempt(command: StartContactAttempt, state: CampaignState): Campa
     throw alreadyDone(`Attempt ${attempt} of contact ${contact_index} was already started.`, {
       contact_index,
       attempt,
-      call_id: contact.call_ids[attempt - 1],
+      call_id: attemptCallId(state.campaign_id, contact_index, attempt),
     });
   }
   if (state.status !== 'running') throw refused(state, 'dial');
@@ -136,13 +139,15 @@ function startAttempt(command: StartContactAttempt, state: CampaignState): Campa
   if (contact.retry_due_at !== null && !notBefore(at, contact.retry_due_at)) {
     throw invalidState(`The retry of contact ${contact_index} is due at ${contact.retry_due_at}.`, { contact_index, due_at: contact.retry_due_at });
   }
+  const expected = attemptCallId(state.campaign_id, contact_index, attempt);
+  if (call_id !== expected) throw invalidParameter('call_id', call_id, `${expected}, the call id of attempt ${attempt} of contact ${contact_index}`);
   return [{ type: 'ContactAttemptStarted', data: { contact_index, attempt, call_id, started_at: at } }];
 }
 
 function recordOutcome(command: RecordContactAttemptOutcome, state: CampaignState): CampaignEvent[] {
   const { contact_index, call_id, outcome, ended_at } = command.data;
   const contact = contactAt(state, contact_index);
-  const attempt = contact.call_ids.indexOf(call_id) + 1;
+  const attempt = attemptOfCall(state, contact, call_id);
   if (attempt === 0) throw invalidParameter('call_id', call_id, `a call id of an attempt of contact ${contact_index}`);
   if (contact.status !== 'dialing' || attempt !== contact.attempts) {
     throw alreadyDone(`The outcome of attempt ${attempt} of contact ${contact_index} was already recorded.`, { contact_index, call_id });
@@ -172,28 +177,31 @@ function removeContacts(command: RemoveContacts, state: CampaignState): Campaign
   if (!isOpen(state.status!)) throw refused(state, 'remove_contacts');
   const indexes: number[] = [];
   let removed = 0;
-  let notFound = 0;
+  let missing = 0;
   let alreadyCalled = 0;
-  for (const phone of new Set(command.data.phones)) {
-    const index = state.indexByPhone.get(phone);
-    if (index === undefined) {
-      notFound++;
-      continue;
-    }
-    const contact = state.contacts[index]!;
+  // One pass over the campaign's phones finds the requested ones (phones are unique within a campaign).
+  const phonesAsked = new Set(command.data.phones);
+  const requested = new Set([...phonesAsked].filter(isE164).map(phoneDigits));
+  let found = 0;
+  const { phones } = state.contacts;
+  for (let index = 0; index < state.total_contacts && found < requested.size; index++) {
+    if (!requested.has(phones[index]!)) continue;
+    found++;
+    const status = statusAt(state.contacts, index);
     // Pending and awaiting-retry contacts are removed (a retry is cancelled; earlier attempts keep their data).
     // A contact on the line or already final stays and is counted as already called.
-    if (contact.status === 'pending' || contact.status === 'awaiting_retry') {
+    if (status === 'pending' || status === 'awaiting_retry') {
       indexes.push(index);
       removed++;
-    } else if (contact.status === 'removed') removed++; // repeating a removal reports the same counts
+    } else if (status === 'removed') removed++; // repeating a removal reports the same counts
     else alreadyCalled++;
   }
+  missing = phonesAsked.size - found;
   const at = command.data.at;
   return withCompletion(state, indexes.length, at, [
     {
       type: 'ContactsRemoved',
-      data: { contact_indexes: indexes, removed, not_found: notFound, already_called: alreadyCalled, removed_at: at },
+      data: { contact_indexes: indexes, removed, not_found: missing, already_called: alreadyCalled, removed_at: at },
     },
   ]);
 }
@@ -220,10 +228,27 @@ function isOpen(status: CampaignStatus): boolean {
   return status === 'scheduled' || status === 'running' || status === 'paused';
 }
 
-function contactAt(state: CampaignState, index: number): ContactState {
-  const contact = Number.isInteger(index) ? state.contacts[index] : undefined;
-  if (!contact) throw invalidParameter('contact_index', index, `an index from 0 to ${state.total_contacts - 1}`);
-  return contact;
+/** What the rules read of one contact. */
+interface ContactFacts {
+  index: number;
+  status: ContactStatus;
+  attempts: number;
+  retry_due_at: string | null;
+}
+
+function contactAt(state: CampaignState, index: number): ContactFacts {
+  if (!Number.isInteger(index) || index < 0 || index >= state.total_contacts) {
+    throw invalidParameter('contact_index', index, `an index from 0 to ${state.total_contacts - 1}`);
+  }
+  return { index, status: statusAt(state.contacts, index), attempts: state.contacts.attempts[index]!, retry_due_at: state.retries.get(index) ?? null };
+}
+
+/** Which attempt of the contact `callId` is the call of (0: none of its attempts so far). */
+function attemptOfCall(state: CampaignState, contact: ContactFacts, callId: string): number {
+  for (let attempt = contact.attempts; attempt >= 1; attempt--) {
+    if (attemptCallId(state.campaign_id, contact.index, attempt) === callId) return attempt;
+  }
+  return 0;
 }
 
 /** A move the campaign's status does not allow: 409 invalid_state naming the campaign, its status and the action. */

@@ -1,6 +1,7 @@
 import type { DomainEvent } from '../shared/decider.ts';
 import type { Disposition, DispositionSummary } from '../shared/disposition.ts';
 import type { SupportedLanguage } from '../shared/language.ts';
+import type { ContactTable } from './contact-table.ts';
 import type { CallingHours } from './schedule.ts';
 
 /** Campaign: stream `campaign-<id>`. Commands, events and state; rules in decide.ts and evolve.ts. */
@@ -232,18 +233,6 @@ export const CAMPAIGN_EVENT_TYPES: ReadonlyArray<CampaignEvent['type']> = [
 
 // ------------------------------------------------------------------------------------------------------- state
 
-export interface ContactState extends CampaignContact {
-  status: ContactStatus;
-  /** Attempts started so far. */
-  attempts: number;
-  /** Call id of each started attempt, attempt n at position n-1. */
-  call_ids: string[];
-  /** Set while awaiting a retry. */
-  retry_due_at: string | null;
-  /** Set once final. */
-  disposition: Disposition | null;
-}
-
 export interface CampaignState extends CampaignIdentity, CampaignSettings {
   /** null until CampaignCreated. */
   status: CampaignStatus | null;
@@ -252,12 +241,12 @@ export interface CampaignState extends CampaignIdentity, CampaignSettings {
   ended_at: string | null;
   completion_reason: CompletionReason | null;
   total_contacts: number;
-  contacts: ContactState[];
-  indexByPhone: Map<string, number>;
+  /** Every contact's phone, status, attempts and disposition, compactly (contact-table.ts). */
+  contacts: ContactTable;
   /** How many contacts are in each status (completion is checked in O(1)). */
   statusCounts: Record<ContactStatus, number>;
-  /** Contacts awaiting a retry, by index (the dialer's due-check set). */
-  awaitingRetry: Set<number>;
+  /** Contacts awaiting a retry: index → when it is due (the dialer's due-check set). */
+  retries: Map<number, string>;
   /** No contact below this index is pending (the dialer's scan starts here). */
   firstPendingHint: number;
   calls_made: number;

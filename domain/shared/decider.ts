@@ -11,6 +11,11 @@ export interface Decider<Command, Event extends DomainEvent<string, object>, Sta
   initialState(): State;
   evolve(state: State, event: Event): State;
   decide(command: Command, state: State): Event[];
+  /**
+   * Roughly how many bytes a folded state holds, for aggregates whose states grow with their input (a campaign's
+   * contacts, a do-not-call list): the command handler keeps folded states within a byte budget.
+   */
+  sizeOf?(state: State): number;
 }
 
 export function fold<Event extends DomainEvent<string, object>, State>(

@@ -1,28 +1,32 @@
 import { wasRefused, type Commands } from '../../commands/handler.ts';
 import { callDecider, callStream } from '../../domain/call.ts';
 import {
+  attemptCallId,
   CAMPAIGN_LIFECYCLE_EVENT_TYPES,
   campaignDecider,
   campaignIdOf,
   campaignStream,
+  contactsDialing,
   dueRetries,
   type CampaignCommand,
   type CampaignCreated,
   type CampaignEvent,
   type CampaignState,
   type DialableContact,
+  type DueAttempt,
 } from '../../domain/campaign.ts';
 import { isSuppressed, suppressionDecider, suppressionStream } from '../../domain/suppression.ts';
 import type { TimerEvent } from '../../domain/timer.ts';
 import type { WorkspaceEvent } from '../../domain/workspace.ts';
 import type { Clock } from '../../infra/clock/port.ts';
-import type { Recorded } from '../../infra/eventstore/port.ts';
+import type { EventStore, Recorded } from '../../infra/eventstore/port.ts';
 import type { Database } from 'better-sqlite3';
 import { openCampaigns } from '../../projections/dialer.ts';
 import type { ProcessManager } from '../process-manager.ts';
 import { readModelsCaughtUp, type ReadModelsCatchUpPorts } from '../read-models-ready.ts';
 import type { CallSettlement } from './call-settlement.ts';
 import { CAMPAIGN_TIMER_KINDS, campaignTimerIds, campaignTimerPayload, isCampaignTimerKind, scheduleCampaignTimer } from './campaign-timers.ts';
+import { ContactPages } from './contact-pages.ts';
 import { chooseNextDial, placeCampaignCallCommand, reserveAttemptCommand, suppressContactCommand, type DialingCursor } from './dialing-choice.ts';
 import type { DialingSlots } from './dialing-slots.ts';
 
@@ -38,6 +42,8 @@ export interface DialerPorts extends ReadModelsCatchUpPorts {
   commands: Commands;
   clock: Clock;
   readDb: Database;
+  /** Reads the contacts' details from the campaigns' ContactsAdded events (contact-pages.ts). */
+  store: Pick<EventStore, 'headPosition' | 'readStream'>;
 }
 
 /** A running campaign the dialer is working on (only running campaigns are kept). */
@@ -71,12 +77,14 @@ export class Dialer implements ProcessManager<DialerEvent> {
   private readonly campaigns = new Map<string, ActiveCampaign>();
   private readonly campaignsByWorkspace = new Map<string, Set<string>>();
   private readonly pumps = new Map<string, { again: boolean; done: Promise<void> }>();
+  private readonly contactPages: ContactPages;
   private stopped = false;
 
   constructor(
     private readonly ports: DialerPorts,
     private readonly dependencies: { slots: DialingSlots; settlement: CallSettlement },
   ) {
+    this.contactPages = new ContactPages(ports.store);
     dependencies.slots.onRelease((workspaceId) => this.pump(workspaceId));
   }
 
@@ -90,12 +98,9 @@ export class Dialer implements ProcessManager<DialerEvent> {
     for (const row of openCampaigns(this.ports.readDb)) {
       if (row.status === 'scheduled') continue;
       const state = await this.campaignState(row.campaign_id);
-      if (state.statusCounts.dialing > 0) {
-        for (const contact of state.contacts) {
-          if (contact.status !== 'dialing') continue;
-          const callId = contact.call_ids[contact.attempts - 1]!;
-          await this.recoverAttempt(state, { contact_index: contact.index, attempt: contact.attempts, phone: contact.phone, name: contact.name, variables: contact.variables }, callId);
-        }
+      for (const index of contactsDialing(state)) {
+        const attempt = state.contacts.attempts[index]!;
+        await this.recoverAttempt(state, { contact_index: index, attempt }, attemptCallId(state.campaign_id, index, attempt));
       }
       if (state.status === 'running') await this.activate(row.campaign_id, row.workspace_id);
     }
@@ -207,6 +212,7 @@ export class Dialer implements ProcessManager<DialerEvent> {
     const campaign = this.campaigns.get(campaignId);
     if (!campaign) return;
     this.campaigns.delete(campaignId);
+    this.contactPages.forget(campaignId);
     const ids = this.campaignsByWorkspace.get(campaign.workspaceId);
     ids?.delete(campaignId);
     if (ids?.size === 0) this.campaignsByWorkspace.delete(campaign.workspaceId);
@@ -278,13 +284,14 @@ export class Dialer implements ProcessManager<DialerEvent> {
         return 'idle';
       case 'dial':
         campaign.closedUntil = null;
-        return this.dial(state, choice.contact, choice.callId, now);
+        return this.dial(state, choice.attempt, choice.callId, now);
     }
   }
 
-  private async dial(state: CampaignState, contact: DialableContact, callId: string, now: Date): Promise<DialResult> {
+  private async dial(state: CampaignState, attempt: DueAttempt, callId: string, now: Date): Promise<DialResult> {
     const { workspace_id: workspaceId, campaign_id: campaignId } = state;
     const context = { workspaceId, actor: ACTOR, now };
+    const contact = await this.dialable(campaignId, attempt);
     if (await this.suppressed(workspaceId, contact.phone)) {
       await this.campaignCommand(campaignStream(campaignId), suppressContactCommand(contact, now), context);
       return 'skipped';
@@ -314,12 +321,18 @@ export class Dialer implements ProcessManager<DialerEvent> {
     await this.ports.commands.handle(callDecider, callStream(callId), command, { workspaceId: state.workspace_id, actor: ACTOR, now }, { tolerate: ['already_exists'] });
   }
 
+  /** The attempt with its contact's phone, name and variables (from the campaign's ContactsAdded events). */
+  private async dialable(campaignId: string, attempt: DueAttempt): Promise<DialableContact> {
+    const { phone, name, variables } = await this.contactPages.contact(campaignId, attempt.contact_index);
+    return { ...attempt, phone, name, variables };
+  }
+
   /** Restart: an attempt reserved before the crash is placed if it never was, or settled if its call ended. */
-  private async recoverAttempt(state: CampaignState, contact: DialableContact, callId: string): Promise<void> {
+  private async recoverAttempt(state: CampaignState, attempt: DueAttempt, callId: string): Promise<void> {
     const { state: call } = await this.ports.commands.load(callDecider, callStream(callId));
     if (call.status === null) {
       this.dependencies.slots.hold(state.workspace_id, callId);
-      await this.place(state, contact, callId, this.ports.clock.now());
+      await this.place(state, await this.dialable(state.campaign_id, attempt), callId, this.ports.clock.now());
     } else if (call.status === 'in_progress') {
       this.dependencies.slots.hold(state.workspace_id, callId);
     } else {

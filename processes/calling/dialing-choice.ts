@@ -1,15 +1,17 @@
 import type { PlaceCall } from '../../domain/call.ts';
 import {
+  attemptCallId,
   contactTemplateValues,
   isWithinCallingHours,
   nextCallingTime,
   nextPendingContacts,
+  statusAt,
   type CampaignState,
   type DialableContact,
+  type DueAttempt,
   type StartContactAttempt,
   type SuppressContact,
 } from '../../domain/campaign.ts';
-import { deterministicId } from '../../domain/shared/deterministic-id.ts';
 
 /**
  * The dialer's choices, as pure functions of the campaign's state, the retries whose timers fired and the time
@@ -31,13 +33,8 @@ export type DialingChoice =
   | { kind: 'closed'; opensAt: Date }
   /** Nothing to dial now: every contact is on a call, awaiting a retry not yet due, or final. */
   | { kind: 'idle' }
-  /** Dial this attempt of this contact, under this call id (derived, so a replay reserves the same attempt). */
-  | { kind: 'dial'; contact: DialableContact; callId: string };
-
-/** The call id of attempt `attempt` of contact `contactIndex` of a campaign: the same on every replay. */
-export function attemptCallId(campaignId: string, contactIndex: number, attempt: number): string {
-  return deterministicId('cal', campaignId, contactIndex, attempt);
-}
+  /** Dial this attempt of this contact, under its call id (derived, so a replay reserves the same attempt). */
+  | { kind: 'dial'; attempt: DueAttempt; callId: string };
 
 /**
  * What to do next for a campaign: nothing while its calling hours are closed; otherwise the first due retry whose
@@ -52,27 +49,27 @@ export function chooseNextDial(state: CampaignState, cursor: DialingCursor, now:
   }
   for (const [index, attempt] of cursor.dueRetries) {
     spentRetries.push(index);
-    const contact = state.contacts[index];
-    if (!contact || contact.status !== 'awaiting_retry' || contact.attempts + 1 !== attempt) continue;
-    if (contact.retry_due_at === null || Date.parse(contact.retry_due_at) > now.getTime()) continue;
-    const dialable = { contact_index: index, attempt, phone: contact.phone, name: contact.name, variables: contact.variables };
-    return { choice: dial(state, dialable), spentRetries };
+    if (index < 0 || index >= state.total_contacts || statusAt(state.contacts, index) !== 'awaiting_retry') continue;
+    if (state.contacts.attempts[index]! + 1 !== attempt) continue;
+    const dueAt = state.retries.get(index);
+    if (dueAt === undefined || Date.parse(dueAt) > now.getTime()) continue;
+    return { choice: dial(state, { contact_index: index, attempt }), spentRetries };
   }
   const next = nextPendingContacts(state, 1)[0];
   return { choice: next ? dial(state, next) : { kind: 'idle' }, spentRetries };
 }
 
-function dial(state: CampaignState, contact: DialableContact): DialingChoice {
-  return { kind: 'dial', contact, callId: attemptCallId(state.campaign_id, contact.contact_index, contact.attempt) };
+function dial(state: CampaignState, attempt: DueAttempt): DialingChoice {
+  return { kind: 'dial', attempt, callId: attemptCallId(state.campaign_id, attempt.contact_index, attempt.attempt) };
 }
 
 /** A contact whose number is on the do-not-call list: final `dnd` without a call. */
-export function suppressContactCommand(contact: DialableContact, now: Date): SuppressContact {
+export function suppressContactCommand(contact: DueAttempt, now: Date): SuppressContact {
   return { type: 'SuppressContact', data: { contact_index: contact.contact_index, at: now.toISOString() } };
 }
 
 /** Reserving the attempt on the campaign before its call is placed (a second reservation is refused). */
-export function reserveAttemptCommand(contact: DialableContact, callId: string, now: Date): StartContactAttempt {
+export function reserveAttemptCommand(contact: DueAttempt, callId: string, now: Date): StartContactAttempt {
   return { type: 'StartContactAttempt', data: { contact_index: contact.contact_index, attempt: contact.attempt, call_id: callId, at: now.toISOString() } };
 }
 

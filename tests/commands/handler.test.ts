@@ -75,4 +75,28 @@ test('tolerate: a listed refusal is returned as {refused}; an unlisted one is st
   rmSync(directory, { recursive: true, force: true });
 });
 
+test('the cache of folded states is bounded by bytes (the deciders\' estimates), least recently used out; an oversized state is not kept', async () => {
+  const directory = mkdtempSync(join(tmpdir(), 'handler-'));
+  const store = createSqliteEventStore(join(directory, 'events.db'));
+  // A state whose size is what the command says: a stand-in for a campaign of that many contacts.
+  type SizedEvent = DomainEvent<'Sized', { bytes: number }>;
+  const sized: Decider<{ type: 'Size'; bytes: number }, SizedEvent, { bytes: number }> = {
+    initialState: () => ({ bytes: 0 }),
+    evolve: (_state, event) => ({ bytes: event.data.bytes }),
+    decide: (command) => [{ type: 'Sized', data: { bytes: command.bytes } }],
+    sizeOf: (state) => state.bytes,
+  };
+  const handler = new CommandHandler(store, 10_000);
+  for (let index = 0; index < 30; index++) await handler.handle(sized, `sized-${index}`, { type: 'Size', bytes: 1_000 }, context);
+  assert.ok(handler.cachedStateBytes <= 10_000, `${handler.cachedStateBytes} bytes cached`);
+  assert.is(handler.cachedStateBytes, 10_000, 'the ten most recent states');
+  await handler.handle(sized, 'sized-huge', { type: 'Size', bytes: 50_000 }, context);
+  assert.is(handler.cachedStateBytes, 10_000, 'a state over the whole budget is folded on each use, not cached');
+  // An evicted or uncached state is folded again from the store, correctly.
+  assert.equal((await handler.load(sized, 'sized-0')).state, { bytes: 1_000 });
+  assert.equal((await handler.load(sized, 'sized-huge')).state, { bytes: 50_000 });
+  await store.close();
+  rmSync(directory, { recursive: true, force: true });
+});
+
 test.run();

@@ -1,4 +1,4 @@
-import { campaignDecider, type CampaignEvent, type ContactInput, type CreateCampaign } from '../../domain/campaign.ts';
+import { attemptCallId, campaignDecider, type CampaignEvent, type ContactInput, type CreateCampaign } from '../../domain/campaign.ts';
 
 /** Shared builders for the campaign suites. */
 export const T0 = '2026-03-02T04:00:00.000Z';
@@ -48,6 +48,7 @@ export function attemptStarted(contactIndex: number, attempt: number, minute = 2
   return { type: 'ContactAttemptStarted', data: { contact_index: contactIndex, attempt, call_id: callId(contactIndex, attempt), started_at: at(minute) } };
 }
 
-export function callId(contactIndex: number, attempt: number): string {
-  return `cal_${contactIndex}_${attempt}`;
+/** The call of an attempt: its id is derived (attemptCallId), as the campaign requires. */
+export function callId(contactIndex: number, attempt: number, campaignId = 'cmp_test'): string {
+  return attemptCallId(campaignId, contactIndex, attempt);
 }

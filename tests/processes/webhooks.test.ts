@@ -11,7 +11,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Runtime } from '../../composition.ts';
 import { callDecider, callStream, type CallCommand } from '../../domain/call.ts';
-import { campaignDecider, campaignStream, type CampaignCommand } from '../../domain/campaign.ts';
+import { attemptCallId, campaignDecider, campaignStream, type CampaignCommand } from '../../domain/campaign.ts';
 import { RETRY_DELAYS_MS, webhookDeliveryDecider, webhookDeliveryStream } from '../../domain/webhook-delivery.ts';
 import { webhookDecider, webhookStream } from '../../domain/webhook.ts';
 import { registerWebhookCommand } from '../../commands/register-webhook.ts';
@@ -120,7 +120,7 @@ webhooks('every event type, with the exact payloads, signed; a specific subscrip
     await campaign(runtime, ws, create, campaignId);
     const t = runtime.clock.now().toISOString();
     await campaign(runtime, ws, { type: 'StartCampaign', data: { at: t, trigger: 'manual' } }, campaignId);
-    const callId = 'cal_webhooks_1';
+    const callId = attemptCallId(campaignId, 0, 1);
     await campaign(runtime, ws, { type: 'StartContactAttempt', data: { contact_index: 0, attempt: 1, call_id: callId, at: t } }, campaignId);
     await campaign(runtime, ws, { type: 'PauseCampaign', data: { at: t } }, campaignId);
     await call(runtime, ws, callId, placeCall(callId, campaignId, ws, t));

@@ -29,10 +29,10 @@ async function create(campaignId: string, overrides: Parameters<typeof createCom
 
 /** One attempt of a contact: reserved, then ended with an outcome. */
 async function attempt(campaignId: string, contact: number, number: number, outcome: 'connected' | 'no_answer' | 'invalid_number', disposition?: 'interested' | 'dnd', minute = 2) {
-  await handle(campaignId, { type: 'StartContactAttempt', data: { contact_index: contact, attempt: number, call_id: callId(contact, number), at: at(minute) } });
+  await handle(campaignId, { type: 'StartContactAttempt', data: { contact_index: contact, attempt: number, call_id: callId(contact, number, campaignId), at: at(minute) } });
   await handle(campaignId, {
     type: 'RecordContactAttemptOutcome',
-    data: { contact_index: contact, call_id: callId(contact, number), outcome, disposition: disposition ?? null, ended_at: at(minute + 1) },
+    data: { contact_index: contact, call_id: callId(contact, number, campaignId), outcome, disposition: disposition ?? null, ended_at: at(minute + 1) },
   });
 }
 

@@ -1,6 +1,6 @@
 import type { Runtime } from '../../../composition.ts';
 import { callDecider, type CallEvent, type CallState } from '../../../domain/call.ts';
-import { campaignDecider, campaignStream, type CampaignEvent, type CampaignState, type CreateCampaign } from '../../../domain/campaign.ts';
+import { campaignDecider, campaignStream, contactViews, type CampaignEvent, type CampaignState, type ContactView, type CreateCampaign } from '../../../domain/campaign.ts';
 import { scriptDecider, scriptStream } from '../../../domain/script.ts';
 import type { Script } from '../../../domain/script-types.ts';
 import { fold } from '../../../domain/shared/decider.ts';
@@ -68,10 +68,14 @@ export async function campaignAction(runtime: Runtime, workspaceId: string, camp
   return runtime.commands.handle(campaignDecider, campaignStream(campaignId), command, context(runtime, workspaceId));
 }
 
+/** A campaign as the tests look at it: its folded state with every contact expanded to a view. */
+export type CampaignSnapshot = Omit<CampaignState, 'contacts'> & { contacts: ContactView[] };
+
 /** A fresh fold of the campaign's events (never the command handler's cached, in-place evolved state). */
-export async function campaignState(runtime: Runtime, campaignId: string): Promise<CampaignState> {
+export async function campaignState(runtime: Runtime, campaignId: string): Promise<CampaignSnapshot> {
   const events = await runtime.store.readStream(campaignStream(campaignId));
-  return fold(campaignDecider, events.map((event) => ({ type: event.type, data: event.data }) as CampaignEvent));
+  const state = fold(campaignDecider, events.map((event) => ({ type: event.type, data: event.data }) as CampaignEvent));
+  return { ...state, contacts: contactViews(state) };
 }
 
 export interface CallRecord {
@@ -92,8 +96,8 @@ export async function calls(runtime: Runtime, campaignId?: string): Promise<Call
 }
 
 /** Waits until nothing of the campaign is on the line and the dialer has nothing more to do right now. */
-export async function settled(runtime: Runtime, campaignId: string, what: (state: CampaignState) => boolean, timeoutMs = 10_000): Promise<CampaignState> {
-  let state!: CampaignState;
+export async function settled(runtime: Runtime, campaignId: string, what: (state: CampaignSnapshot) => boolean, timeoutMs = 10_000): Promise<CampaignSnapshot> {
+  let state!: CampaignSnapshot;
   await eventually(async () => {
     state = await campaignState(runtime, campaignId);
     return what(state);
@@ -101,9 +105,9 @@ export async function settled(runtime: Runtime, campaignId: string, what: (state
   return state;
 }
 
-export const isCompleted = (state: CampaignState) => state.status === 'completed';
+export const isCompleted = (state: CampaignSnapshot) => state.status === 'completed';
 /** No call on the line and nothing pending: only retries (awaiting their timers) or final contacts remain. */
-export const isWaitingForRetries = (state: CampaignState) => state.statusCounts.dialing === 0 && state.statusCounts.pending === 0;
+export const isWaitingForRetries = (state: CampaignSnapshot) => state.statusCounts.dialing === 0 && state.statusCounts.pending === 0;
 
 export async function advance(runtime: Runtime, seconds: number): Promise<void> {
   (runtime.clock as ManualClock).advance(seconds);

@@ -18,6 +18,7 @@ import { loadUrlSigner, type UrlSigner } from './infra/crypto/signed-url.ts';
 import { createEsdbEventStore } from './infra/eventstore/esdb.ts';
 import type { EventStore } from './infra/eventstore/port.ts';
 import { createSqliteEventStore } from './infra/eventstore/sqlite.ts';
+import { withKillAfterAppend } from './infra/eventstore/failpoint.ts';
 import { withUpcasting } from './infra/eventstore/upcasting.ts';
 import type { Logger } from './infra/logger.ts';
 import type { SpeechRecognizer } from './infra/speech/port.ts';
@@ -106,7 +107,8 @@ export function createRuntime(config: Config, logger: Logger, makeProcesses: (po
     ? createEsdbEventStore(config.EVENTSTORE_URL)
     : createSqliteEventStore(config.eventsPath, { synchronous: config.EVENTSTORE_SYNC });
   // Every reader sees events in their type's current shape (domain/upcasters.ts).
-  const store = withUpcasting(storedEvents, upcast);
+  const upcasting = withUpcasting(storedEvents, upcast);
+  const store = config.FAILPOINT_KILL_AFTER_APPEND ? withKillAfterAppend(upcasting, config.FAILPOINT_KILL_AFTER_APPEND) : upcasting;
   const readDb = openReadModelDatabase(config.readModelPath);
   const clock = createClock(config);
   const commands = new CommandHandler(store);

@@ -15,6 +15,13 @@ export interface CommandContext {
   now: Date;
 }
 
+/** A stream folded as it is now: its state, revision (-1: no stream) and the position of its last event (0: none). */
+export interface LoadedState<State> {
+  state: State;
+  revision: number;
+  position: number;
+}
+
 export interface CommandResult<Event extends DomainEvent<string, object>, State> {
   /** The events appended (empty when the command changed nothing). */
   events: Event[];
@@ -49,6 +56,8 @@ export type Commands = Pick<CommandHandler, 'handle' | 'load'>;
 interface CachedState {
   state: unknown;
   revision: number;
+  /** Global position of the stream's last event (0: none). */
+  position: number;
   /** The decider's estimate (`sizeOf`), or a small default. */
   bytes: number;
 }
@@ -121,7 +130,7 @@ export class CommandHandler {
   load<Event extends DomainEvent<string, object>, State>(
     decider: Pick<Decider<unknown, Event, State>, 'initialState' | 'evolve' | 'sizeOf'>,
     stream: string,
-  ): Promise<{ state: State; revision: number }> {
+  ): Promise<LoadedState<State>> {
     return this.inStreamOrder(stream, () => this.loadNow(decider, stream));
   }
 
@@ -133,17 +142,19 @@ export class CommandHandler {
   private async loadNow<Event extends DomainEvent<string, object>, State>(
     decider: Pick<Decider<unknown, Event, State>, 'initialState' | 'evolve' | 'sizeOf'>,
     stream: string,
-  ): Promise<{ state: State; revision: number }> {
+  ): Promise<LoadedState<State>> {
     const cached = this.cache.get(stream);
     let state = (cached?.state as State | undefined) ?? decider.initialState();
     let revision = cached?.revision ?? -1;
+    let position = cached?.position ?? 0;
     const events = await this.store.readStream(stream, { fromRevision: revision + 1 });
     for (const event of events) {
       state = decider.evolve(state, { type: event.type, data: event.data } as Event);
       revision = event.revision;
+      position = event.position;
     }
-    this.remember(stream, { state, revision, bytes: decider.sizeOf?.(state) ?? DEFAULT_STATE_BYTES });
-    return { state, revision };
+    this.remember(stream, { state, revision, position, bytes: decider.sizeOf?.(state) ?? DEFAULT_STATE_BYTES });
+    return { state, revision, position };
   }
 
   private async handleNow<Command, Event extends DomainEvent<string, object>, State>(
@@ -165,7 +176,7 @@ export class CommandHandler {
         );
         let next = state;
         for (const event of events) next = decider.evolve(next, event);
-        this.remember(stream, { state: next, revision: appended.nextExpectedRevision, bytes: decider.sizeOf?.(next) ?? DEFAULT_STATE_BYTES });
+        this.remember(stream, { state: next, revision: appended.nextExpectedRevision, position: appended.position, bytes: decider.sizeOf?.(next) ?? DEFAULT_STATE_BYTES });
         return { events, position: appended.position, revision: appended.nextExpectedRevision, state: next };
       } catch (error) {
         // Large aggregates may evolve their state in place: never trust a cached state after a failed append.

@@ -1,5 +1,5 @@
 import type { Decider, DomainEvent } from './shared/decider.ts';
-import { DomainError, invalidState } from './shared/errors.ts';
+import { alreadyDone, DomainError, invalidState } from './shared/errors.ts';
 import { streamCategory } from './shared/stream-name.ts';
 
 export const API_KEY_SCOPES = ['Read-Only', 'Read-Write', 'Admin'] as const;
@@ -43,7 +43,7 @@ export const apiKeyDecider: Decider<ApiKeyCommand, ApiKeyEvent, ApiKeyState> = {
   decide(command, state) {
     switch (command.type) {
       case 'CreateApiKey': {
-        if (state.status !== 'none') throw invalidState(`API key ${state.keyId} already exists`);
+        if (state.status !== 'none') throw alreadyDone(`API key ${state.keyId} already exists`, { id: state.keyId });
         const name = command.name.trim();
         if (name.length === 0 || name.length > 255) {
           throw new DomainError('invalid_parameter', 'A key name has 1 to 255 characters.', {

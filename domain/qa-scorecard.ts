@@ -1,5 +1,5 @@
 import type { Decider, DomainEvent } from './shared/decider.ts';
-import { invalidState, notFound } from './shared/errors.ts';
+import { alreadyDone, invalidState, notFound } from './shared/errors.ts';
 import { streamCategory } from './shared/stream-name.ts';
 
 /**
@@ -66,7 +66,7 @@ export const qaScorecardDecider: Decider<QaScorecardCommand, QaScorecardEvent, Q
 
   decide(command, state) {
     if (command.type === 'CreateQaScorecard') {
-      if (state.status !== 'none') throw invalidState(`Scorecard ${state.scorecardId} already exists.`);
+      if (state.status !== 'none') throw alreadyDone(`Scorecard ${state.scorecardId} already exists.`, { id: state.scorecardId });
       const data = { scorecard_id: command.scorecardId, workspace_id: command.workspaceId, version: 1, definition: command.definition };
       return [{ type: 'QaScorecardCreated', data: { ...data, created_at: command.now.toISOString() } }];
     }

@@ -1,7 +1,7 @@
 import { extractVariables } from './script-template.ts';
 import type { Script, ScriptStep } from './script-types.ts';
 import type { Decider, DomainEvent } from './shared/decider.ts';
-import { DomainError, invalidState, notFound } from './shared/errors.ts';
+import { alreadyDone, DomainError, invalidState, notFound } from './shared/errors.ts';
 import { streamCategory } from './shared/stream-name.ts';
 
 /**
@@ -218,7 +218,7 @@ export const scriptDecider: Decider<ScriptCommand, ScriptEvent, ScriptState> = {
 
   decide(command, state) {
     if (command.type === 'CreateScript') {
-      if (state.status !== 'none') throw invalidState(`Script ${state.scriptId} already exists.`);
+      if (state.status !== 'none') throw alreadyDone(`Script ${state.scriptId} already exists.`, { id: state.scriptId });
       assertRunnable(command.script);
       const data = versionData(command.scriptId, command.workspaceId, 1, command.script);
       return [{ type: 'ScriptCreated', data: { ...data, created_at: command.now.toISOString() } }];

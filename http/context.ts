@@ -34,6 +34,13 @@ export interface AppEnv {
     readModelGeneration: number;
     /** The parsed JSON body of a POST/PUT/PATCH (and DELETE with a body). */
     jsonBody: unknown;
+    /** The request's Idempotency-Key (POST) and when its first run began, once the idempotency step accepted it. */
+    idempotencyKey: { key: string; begunAtMs: number } | undefined;
+    /**
+     * What a replay of this response should answer instead of the response itself: set by a route whose response
+     * holds a secret shown once (a new API key), which is never stored.
+     */
+    idempotentReplayBody: string | undefined;
   };
 }
 

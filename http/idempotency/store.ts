@@ -3,9 +3,12 @@ import type { Database, Statement } from 'better-sqlite3';
 /** How long a key is remembered (spec: 24 hours), by the runtime clock. */
 export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
 const PURGE_EVERY_MS = 60_000;
+/** The status of a request that began and has not answered (yet). */
+export const PENDING = 0;
 
 export interface StoredResponse {
   fingerprint: string;
+  /** 0: the request began and has not answered yet (or died before it could: see `begin`). */
   status: number;
   contentType: string;
   body: string;
@@ -57,6 +60,14 @@ export class IdempotencyStore {
     const row = this.select.get(workspaceId, key);
     if (!row || row.created_at_ms <= nowMs - IDEMPOTENCY_WINDOW_MS) return undefined;
     return { fingerprint: row.fingerprint, status: row.status, contentType: row.content_type, body: row.body, createdAtMs: row.created_at_ms };
+  }
+
+  /**
+   * Records that a request with this key began, before it runs: if the process dies before the response is saved,
+   * a retry finds which request the key belongs to (a retry of another request is refused as reusing the key).
+   */
+  begin(workspaceId: string, key: string, fingerprint: string, nowMs: number): void {
+    this.save(workspaceId, key, { fingerprint, status: PENDING, contentType: '', body: '', createdAtMs: nowMs });
   }
 
   save(workspaceId: string, key: string, response: StoredResponse): void {

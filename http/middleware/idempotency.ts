@@ -4,7 +4,7 @@ import type { Clock } from '../../infra/clock/port.ts';
 import { principalOf, type AppContext } from '../context.ts';
 import { ApiError, invalidParameter } from '../errors.ts';
 import { requestFingerprint } from '../idempotency/fingerprint.ts';
-import type { IdempotencyStore } from '../idempotency/store.ts';
+import { PENDING, type IdempotencyStore } from '../idempotency/store.ts';
 
 /** How long a retry waits for the first request with its key to finish before it gets 409 in progress. */
 export const IN_FLIGHT_WAIT_MS = 10_000;
@@ -35,6 +35,12 @@ function waitFor(done: Promise<void>, timeoutMs: number): Promise<boolean> {
  * `idempotency_key_reused`. While the first request is still running, a retry waits for it (up to
  * IN_FLIGHT_WAIT_MS, else 409 `idempotency_in_progress`), so two concurrent requests create one resource.
  * The in-flight bookkeeping is per process; the stored responses are durable.
+ *
+ * A request is recorded as begun (its fingerprint, no response) before it runs, and what it creates gets an id
+ * derived from the key (http/resource-id.ts). If the process dies between the request's append and its stored
+ * response, the retry finds the key begun but not running here: the same request runs again and, under the same
+ * id, finds what the first run created (commands/create-once.ts); another request with that key is 409.
+ * A response holding a secret shown once is stored without it (`idempotentReplayBody`).
  */
 export class Idempotency {
   private readonly inFlight = new Map<string, InFlight>();
@@ -59,10 +65,13 @@ export class Idempotency {
     const reused = () =>
       new ApiError('idempotency_key_reused', 'This Idempotency-Key was already used for a different request.', { idempotency_key: key });
 
+    let begunAtMs: number | null = null;
     for (;;) {
       const stored = store.find(workspaceId, key, clock.now().getTime());
-      if (stored) {
-        if (stored.fingerprint !== fingerprint) throw reused();
+      if (stored && stored.fingerprint !== fingerprint) throw reused();
+      // Begun by a run that died before answering: this one continues it (same derived ids).
+      begunAtMs = stored?.status === PENDING ? stored.createdAtMs : null;
+      if (stored && stored.status !== PENDING) {
         return c.body(stored.body, stored.status as ContentfulStatusCode, {
           'Content-Type': stored.contentType,
           'Idempotent-Replayed': 'true',
@@ -82,13 +91,18 @@ export class Idempotency {
     let finish = () => {};
     inFlight.set(slot, { fingerprint, done: new Promise<void>((resolve) => (finish = resolve)) });
     try {
+      if (begunAtMs === null) {
+        begunAtMs = clock.now().getTime();
+        store.begin(workspaceId, key, fingerprint, begunAtMs);
+      }
+      c.set('idempotencyKey', { key, begunAtMs });
       await next();
       if (c.res.status < 500) {
         store.save(workspaceId, key, {
           fingerprint,
           status: c.res.status,
           contentType: c.res.headers.get('content-type') ?? 'application/json',
-          body: await c.res.clone().text(),
+          body: c.get('idempotentReplayBody') ?? (await c.res.clone().text()),
           createdAtMs: clock.now().getTime(),
         });
       }

@@ -1,6 +1,5 @@
 import { apiKeyDecider, apiKeyStream } from '../../domain/api-key.ts';
 import { hashApiKeySecret, newApiKeySecret } from '../../infra/crypto/api-key-secret.ts';
-import { newId } from '../../infra/ids.ts';
 import { countActiveAdminKeys, findApiKey, listApiKeys, type ApiKeyListItem } from '../../projections/api-keys.ts';
 import { principalOf } from '../context.ts';
 import { createRouter, defineRoute } from '../define-route.ts';
@@ -9,6 +8,8 @@ import { listBody } from '../list.ts';
 import { ApiKeyListSchema, ApiKeySchema, CreateApiKeyBody, CreatedApiKeySchema } from '../schemas/api-key.ts';
 import { PaginationQuery, idParams } from '../schemas/common.ts';
 import type { ResourcePorts } from '../ports.ts';
+import { resourceId } from '../resource-id.ts';
+import { createOnce } from '../../commands/create-once.ts';
 
 const TAG = 'API keys';
 
@@ -67,17 +68,22 @@ export function apiKeyRoutes({ commands, clock, readDb, readYourWrites }: Resour
     const { workspaceId, keyId: actor } = principalOf(c);
     const body = c.req.valid('json');
     const now = clock.now();
-    const keyId = newId('key', now);
+    const keyId = resourceId(c, 'key', now);
     const secret = newApiKeySecret();
-    const result = await commands.handle(
+    const result = await createOnce(
+      commands,
       apiKeyDecider,
       apiKeyStream(keyId),
       { type: 'CreateApiKey', keyId, workspaceId, name: body.name, scope: body.scope, secretHash: hashApiKeySecret(secret), now },
       { workspaceId, actor, now },
     );
     await readYourWrites(result.position);
-    const created = { key_id: keyId, name: body.name, scope: body.scope, created_at: now.toISOString(), last_used_at: null, revoked_at: null };
-    return c.json({ ...present(created), key: secret }, 201);
+    const key = findApiKey(readDb, workspaceId, keyId) ?? { key_id: keyId, name: body.name, scope: body.scope, created_at: now.toISOString(), last_used_at: null, revoked_at: null };
+    // The secret is shown once and stored nowhere (only its hash): a replay, or the retry of a request that died
+    // after creating the key, answers the key with `key: null` (revoke it and create another if the secret was lost).
+    const withoutSecret = { ...present(key), key: null };
+    c.set('idempotentReplayBody', JSON.stringify(withoutSecret));
+    return c.json(result.created ? { ...present(key), key: secret } : withoutSecret, 201);
   });
 
   router.openapi(listKeys, (c) => {

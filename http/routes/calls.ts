@@ -1,9 +1,8 @@
 import type { z } from '@hono/zod-openapi';
-import { callDecider, callStream, type CallPlacement, type CallPlaced, type PlaceCall } from '../../domain/call.ts';
+import { callDecider, callStream, type CallPlacement, type PlaceCall } from '../../domain/call.ts';
 import { validateLanguage } from '../../domain/campaign.ts';
 import { isSuppressed, suppressionDecider, suppressionStream } from '../../domain/suppression.ts';
 import type { RecordingLinks } from '../../infra/blobs/recording-links.ts';
-import { newId } from '../../infra/ids.ts';
 import { findCall, listCalls, type CallRecord } from '../../projections/calls.ts';
 import { findScriptVersion } from '../../projections/scripts.ts';
 import { principalOf } from '../context.ts';
@@ -11,6 +10,8 @@ import { createRouter, defineRoute } from '../define-route.ts';
 import { resourceNotFound } from '../errors.ts';
 import { listBody } from '../list.ts';
 import type { ResourcePorts } from '../ports.ts';
+import { resourceId } from '../resource-id.ts';
+import { createOnce } from '../../commands/create-once.ts';
 import { CallListQuery, CallListSchema, CallSchema, PlaceCallBody, PlacedCallSchema } from '../schemas/call.ts';
 import { idParams } from '../schemas/common.ts';
 import { checkTimeRange } from '../schemas/time-range.ts';
@@ -126,7 +127,7 @@ export function callRoutes({ commands, clock, readDb, readYourWrites, recordingL
     const { state: suppressions } = await commands.load(suppressionDecider, suppressionStream(workspaceId));
     const now = clock.now();
     const placed: PlaceCall['data'] = {
-      call_id: newId('cal', now),
+      call_id: resourceId(c, 'cal', now),
       workspace_id: workspaceId,
       campaign_id: null,
       contact_index: null,
@@ -143,10 +144,9 @@ export function callRoutes({ commands, clock, readDb, readYourWrites, recordingL
       suppressed: isSuppressed(suppressions, body.phone),
       script: script && !script.deleted ? { version: script.version, single_call_enabled: script.definition.single_call_enabled === true, variables: script.variables } : null,
     };
-    const result = await commands.handle(callDecider, callStream(placed.call_id), { type: 'PlaceCall', facts, data: placed }, { workspaceId, actor: keyId, now });
+    const result = await createOnce(commands, callDecider, callStream(placed.call_id), { type: 'PlaceCall', facts, data: placed }, { workspaceId, actor: keyId, now });
     await readYourWrites(result.position);
-    const [event] = result.events as [CallPlaced];
-    return c.json(placedDocument(event.data), 201);
+    return c.json(placedDocument(result.state.placed!), 201);
   });
 
   return router;

@@ -7,7 +7,6 @@ import {
   type ContactsRemoved,
 } from '../../domain/campaign.ts';
 import { E164_DESCRIPTION, isE164 } from '../../domain/shared/phone.ts';
-import { newId } from '../../infra/ids.ts';
 import { findCampaign, listCampaigns, type CampaignDocument } from '../../projections/campaigns.ts';
 import { findScriptVersion } from '../../projections/scripts.ts';
 import { principalOf } from '../context.ts';
@@ -15,6 +14,8 @@ import { createRouter, defineRoute } from '../define-route.ts';
 import { invalidParameter, resourceNotFound } from '../errors.ts';
 import { listBody } from '../list.ts';
 import type { ResourcePorts } from '../ports.ts';
+import { resourceId } from '../resource-id.ts';
+import { createOnce } from '../../commands/create-once.ts';
 import {
   CampaignActionBody,
   CampaignListQuery,
@@ -130,9 +131,10 @@ export function campaignRoutes({ commands, clock, readDb, readYourWrites }: Reso
     const { workspaceId, keyId } = principalOf(c);
     const body = c.req.valid('json');
     const now = clock.now();
-    const campaignId = newId('cmp', now);
+    const campaignId = resourceId(c, 'cmp', now);
     const script = findScriptVersion(readDb, workspaceId, body.script_id);
-    const result = await commands.handle(
+    const result = await createOnce(
+      commands,
       campaignDecider,
       campaignStream(campaignId),
       {

@@ -1,6 +1,5 @@
 import type { z } from '@hono/zod-openapi';
 import { qaScorecardDecider, qaScorecardStream, type QaScorecardState } from '../../domain/qa-scorecard.ts';
-import { newId } from '../../infra/ids.ts';
 import { findQaScorecard, listQaScorecards, scorecardDocument } from '../../projections/qa-scorecards.ts';
 import { principalOf } from '../context.ts';
 import { createRouter, defineRoute } from '../define-route.ts';
@@ -9,6 +8,8 @@ import { prebuiltJson, prebuiltListJson } from '../list.ts';
 import { PaginationQuery, idParams } from '../schemas/common.ts';
 import { DeletedQaScorecardSchema, QaScorecardBody, QaScorecardListSchema, QaScorecardSchema } from '../schemas/qa-scorecard.ts';
 import type { ResourcePorts } from '../ports.ts';
+import { resourceId } from '../resource-id.ts';
+import { createOnce } from '../../commands/create-once.ts';
 
 const TAG = 'QA scorecards';
 const ID_EXAMPLE = 'qsc_01jd8k3m9q2x7c4v5b6n8p0r2t';
@@ -75,8 +76,9 @@ export function qaScorecardRoutes({ commands, clock, readDb, readYourWrites }: R
   router.openapi(createScorecard, async (c) => {
     const { workspaceId, keyId } = principalOf(c);
     const now = clock.now();
-    const scorecardId = newId('qsc', now);
-    const result = await commands.handle(
+    const scorecardId = resourceId(c, 'qsc', now);
+    const result = await createOnce(
+      commands,
       qaScorecardDecider,
       qaScorecardStream(scorecardId),
       { type: 'CreateQaScorecard', scorecardId, workspaceId, definition: c.req.valid('json'), now },

@@ -1,5 +1,4 @@
 import { scriptDecider, scriptStream, scriptVariables, type ScriptState } from '../../domain/script.ts';
-import { newId } from '../../infra/ids.ts';
 import { ReadModelCache } from '../../projections/read-model-version.ts';
 import { findScriptDocument, listScriptSummaries, scriptDocument, type ScriptDocument } from '../../projections/scripts.ts';
 import { principalOf } from '../context.ts';
@@ -11,6 +10,8 @@ import { PaginationQuery, idParams } from '../schemas/common.ts';
 import { DeletedScriptSchema, ScriptBody, ScriptListSchema, ScriptSchema, ScriptVersionQuery } from '../schemas/script.ts';
 import type { z } from '@hono/zod-openapi';
 import type { ResourcePorts } from '../ports.ts';
+import { resourceId } from '../resource-id.ts';
+import { createOnce } from '../../commands/create-once.ts';
 
 const TAG = 'Scripts';
 const SCRIPT_ID_EXAMPLE = 'scr_01jd8k3m9q2x7c4v5b6n8p0r2t';
@@ -94,8 +95,9 @@ export function scriptRoutes({ commands, clock, readDb, readYourWrites }: Resour
   router.openapi(createScript, async (c) => {
     const { workspaceId, keyId } = principalOf(c);
     const now = clock.now();
-    const scriptId = newId('scr', now);
-    const result = await commands.handle(
+    const scriptId = resourceId(c, 'scr', now);
+    const result = await createOnce(
+      commands,
       scriptDecider,
       scriptStream(scriptId),
       { type: 'CreateScript', scriptId, workspaceId, script: c.req.valid('json'), now },

@@ -1,6 +1,5 @@
 import type { z } from '@hono/zod-openapi';
 import { transcriptionJobDecider, transcriptionJobStream } from '../../domain/transcription-job.ts';
-import { newId } from '../../infra/ids.ts';
 import { findQaScorecard } from '../../projections/qa-scorecards.ts';
 import { findTranscriptionJobDocument, listTranscriptionJobs } from '../../projections/transcription-jobs.ts';
 import { principalOf } from '../context.ts';
@@ -17,6 +16,8 @@ import {
   TranscriptionListQuery,
 } from '../schemas/transcription.ts';
 import type { ResourcePorts } from '../ports.ts';
+import { resourceId } from '../resource-id.ts';
+import { createOnce } from '../../commands/create-once.ts';
 
 const TAG = 'Transcription';
 
@@ -75,8 +76,9 @@ export function transcriptionRoutes({ commands, clock, readDb, readYourWrites, a
       pinned = { scorecard_id: body.qa_scorecard_id, version: scorecard.version, definition: scorecard.definition };
     }
     const now = clock.now();
-    const jobId = newId('job', now);
-    const result = await commands.handle(
+    const jobId = resourceId(c, 'job', now);
+    const result = await createOnce(
+      commands,
       transcriptionJobDecider,
       transcriptionJobStream(jobId),
       {
@@ -100,7 +102,7 @@ export function transcriptionRoutes({ commands, clock, readDb, readYourWrites, a
       { workspaceId, actor: keyId, now },
     );
     await readYourWrites(result.position);
-    return c.json({ job_id: jobId, status: 'pending' as const, created_at: now.toISOString() }, 202);
+    return c.json({ job_id: jobId, status: 'pending' as const, created_at: result.state.job!.submitted_at }, 202);
   });
 
   router.openapi(getJob, (c) => {

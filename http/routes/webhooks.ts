@@ -1,9 +1,8 @@
 import type { z } from '@hono/zod-openapi';
 import { webhookDeliveryDecider, webhookDeliveryStream } from '../../domain/webhook-delivery.ts';
-import { ALL_WEBHOOK_EVENTS, MAX_WEBHOOKS_PER_WORKSPACE, webhookDecider, webhookStream } from '../../domain/webhook.ts';
+import { ALL_WEBHOOK_EVENTS, MAX_WEBHOOKS_PER_WORKSPACE, webhookDecider, webhookStream, type WebhookState } from '../../domain/webhook.ts';
 import { KeyedQueue } from '../../commands/keyed-queue.ts';
 import { registerWebhookCommand } from '../../commands/register-webhook.ts';
-import { newId } from '../../infra/ids.ts';
 import { deliveryCounts, findDelivery, lastDelivery, listDeliveries } from '../../projections/webhook-deliveries.ts';
 import { countWebhooks, findWebhook, listWebhooks, type WebhookRow } from '../../projections/webhooks.ts';
 import { principalOf } from '../context.ts';
@@ -26,6 +25,8 @@ import {
 } from '../schemas/webhook.ts';
 import type { SecretBox } from '../../infra/crypto/secret-box.ts';
 import type { ResourcePorts } from '../ports.ts';
+import { resourceId } from '../resource-id.ts';
+import { createOnce } from '../../commands/create-once.ts';
 
 const TAG = 'Webhooks';
 const WEBHOOK_ID_EXAMPLE = 'wh_01jd8k3m9q2x7c4v5b6n8p0r2t';
@@ -149,13 +150,14 @@ export function webhookRoutes({ commands, clock, readDb, readYourWrites, allowPr
     checkEvents(body.events);
     await checkUrl(body.url, allowPrivateTargets);
     const now = clock.now();
-    const webhookId = newId('wh', now);
-    await registrations.run(workspaceId, () => register(webhookId, body, workspaceId, keyId, now));
-    return c.json({ id: webhookId, url: body.url, events: body.events, status: 'active' as const, created_at: now.toISOString() }, 201);
+    const webhookId = resourceId(c, 'wh', now);
+    const webhook = await registrations.run(workspaceId, () => register(webhookId, body, workspaceId, keyId, now));
+    return c.json({ id: webhookId, url: webhook.url, events: webhook.events, status: 'active' as const, created_at: webhook.createdAt }, 201);
   });
 
-  async function register(webhookId: string, body: z.infer<typeof CreateWebhookBody>, workspaceId: string, keyId: string, now: Date): Promise<void> {
-    const result = await commands.handle(
+  async function register(webhookId: string, body: z.infer<typeof CreateWebhookBody>, workspaceId: string, keyId: string, now: Date): Promise<WebhookState> {
+    const result = await createOnce(
+      commands,
       webhookDecider,
       webhookStream(webhookId),
       registerWebhookCommand(secrets, {
@@ -170,6 +172,7 @@ export function webhookRoutes({ commands, clock, readDb, readYourWrites, allowPr
       { workspaceId, actor: keyId, now },
     );
     await readYourWrites(result.position);
+    return result.state;
   }
 
   router.openapi(listWebhooksRoute, (c) => {

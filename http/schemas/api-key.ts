@@ -23,7 +23,14 @@ export const ApiKeySchema = z
   .openapi('ApiKey');
 
 export const CreatedApiKeySchema = ApiKeySchema.extend({
-  key: z.string().openapi({ description: 'The secret. Shown once, in this response only; store it now.', example: 'vcs_0123456789abcdefghijklmnopqrstuv01234567' }),
+  key: z
+    .string()
+    .nullable()
+    .openapi({
+      description:
+        'The secret. Shown once, in this response only; store it now. Null when the response is replayed for an Idempotency-Key (`Idempotent-Replayed: true`): the secret is never stored, so a client that lost it revokes the key and creates another.',
+      example: 'vcs_0123456789abcdefghijklmnopqrstuv01234567',
+    }),
 }).openapi('CreatedApiKey');
 
 export const ApiKeyListSchema = listEnvelope(ApiKeySchema, 'ApiKeyList');

@@ -14,7 +14,7 @@ test('creates a key with only the hash of its secret', () => {
   given(decider).when(create).then([created]);
 });
 test('refuses a duplicate key id', () => {
-  given(decider, [created]).when(create).thenThrows('invalid_state');
+  given(decider, [created]).when(create).thenThrows('already_exists');
 });
 test('refuses an unknown scope and an empty name', () => {
   given(decider).when({ ...create, scope: 'Root' as never }).thenThrows('invalid_parameter', { field: 'scope', provided: 'Root' });

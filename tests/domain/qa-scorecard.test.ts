@@ -12,9 +12,9 @@ const created: QaScorecardEvent[] = [
   { type: 'QaScorecardCreated', data: { scorecard_id: 'qsc_1', workspace_id: 'ws_1', version: 1, definition, created_at: now.toISOString() } },
 ];
 
-test('create, then creating the same id again is invalid_state', () => {
+test('create, then creating the same id again is already_exists', () => {
   given(qaScorecardDecider).when({ type: 'CreateQaScorecard', scorecardId: 'qsc_1', workspaceId: 'ws_1', definition, now }).then(created);
-  given(qaScorecardDecider, created).when({ type: 'CreateQaScorecard', scorecardId: 'qsc_1', workspaceId: 'ws_1', definition, now }).thenThrows('invalid_state');
+  given(qaScorecardDecider, created).when({ type: 'CreateQaScorecard', scorecardId: 'qsc_1', workspaceId: 'ws_1', definition, now }).thenThrows('already_exists');
 });
 
 test('replace: a new version when the content changes, nothing when it is the same (key order ignored)', () => {

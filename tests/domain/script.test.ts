@@ -127,10 +127,10 @@ decider('given nothing, when created with a broken graph, then invalid_parameter
     .thenThrows('invalid_parameter', { field: 'steps[0].next', provided: 'missing' });
 });
 
-decider('given a script, when created again, then invalid_state', () => {
+decider('given a script, when created again, then already_exists', () => {
   given(scriptDecider, [created()])
     .when({ type: 'CreateScript', scriptId: 'scr_1', workspaceId: 'ws_1', script: loanRenewalScript(), now })
-    .thenThrows('invalid_state');
+    .thenThrows('already_exists');
 });
 
 decider('given a script, when a changed version is published, then version 2', () => {

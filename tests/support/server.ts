@@ -37,8 +37,11 @@ export interface TestServer {
   output(): string;
   /** SIGTERM and wait for the exit; `keepData` leaves DATA_DIR for a later start. */
   stop(options?: { keepData?: boolean }): Promise<void>;
-  /** Stop and start again on the same DATA_DIR (a new port); `signal: 'SIGKILL'` simulates a crash. */
-  restart(options?: { signal?: 'SIGTERM' | 'SIGKILL' }): Promise<void>;
+  /**
+   * Stop and start again on the same DATA_DIR (a new port); `signal: 'SIGKILL'` simulates a crash; `env` changes the
+   * environment from this start on.
+   */
+  restart(options?: { signal?: 'SIGTERM' | 'SIGKILL'; env?: Record<string, string> }): Promise<void>;
 }
 
 export interface ServerOptions {
@@ -111,8 +114,9 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
       await terminate();
       if (!keepData && !options.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
-    async restart({ signal = 'SIGTERM' } = {}) {
+    async restart({ signal = 'SIGTERM', env }: { signal?: 'SIGTERM' | 'SIGKILL'; env?: Record<string, string> } = {}) {
       await terminate(signal);
+      if (env) options.env = { ...options.env, ...env };
       await launch();
     },
   };

@@ -36,6 +36,8 @@ export interface SqliteEventStoreOptions {
    * a batch instead of a single event (default 1 ms).
    */
   wakeCoalesceMs?: number;
+  /** Extra `PRAGMA` statements for the connection, e.g. `max_page_count = 50` (tests fill the disk with it). */
+  pragmas?: readonly string[];
 }
 
 interface PendingAppend {
@@ -62,6 +64,7 @@ export function createSqliteEventStore(path: string, options: SqliteEventStoreOp
   db.pragma('journal_mode = WAL');
   db.pragma(`synchronous = ${options.synchronous === 'normal' ? 'NORMAL' : 'FULL'}`);
   db.pragma('busy_timeout = 10000');
+  for (const pragma of options.pragmas ?? []) db.pragma(pragma);
   db.exec(`
     CREATE TABLE IF NOT EXISTS events (
       position INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -153,12 +156,17 @@ export function createSqliteEventStore(path: string, options: SqliteEventStoreOp
         try {
           outcomes.push({ ok: true, result: appendOne(item) });
         } catch (error) {
+          // Only a revision conflict is this append's own refusal. Anything else (SQLITE_FULL, IOERR, NOMEM) may
+          // have rolled the whole transaction back, taking the group's earlier appends with it, after which
+          // the later ones would commit one by one outside any transaction: the group fails as a whole instead.
+          if (!(error instanceof WrongExpectedVersion)) throw error;
           outcomes.push({ ok: false, error });
         }
       }
       db.exec('COMMIT');
     } catch (error) {
-      // The commit itself failed (disk full, I/O error): nothing of the group is stored.
+      // An append or the commit failed (disk full, I/O error): nothing of the group is stored, and every caller
+      // learns it (a caller told "stored" finds its events; a caller told "failed" finds none).
       if (db.inTransaction) db.exec('ROLLBACK');
       for (const item of group) item.reject(error);
       return;

@@ -131,4 +131,31 @@ test('a woken follower reads a burst of appends as one batch', async () => {
   }
 });
 
+test('group commit: when an append of the group fails for the disk (SQLITE_FULL), every caller told "stored" finds its events and every caller told "failed" finds none', async () => {
+  const directory = mkdtempSync(join(tmpdir(), 'es-full-'));
+  // A database that cannot grow past a few pages: a large append fills it in the middle of a group.
+  const store = createSqliteEventStore(join(directory, 'events.db'), { pragmas: ['max_page_count = 12'] });
+  try {
+    await store.append('warm', [event('Warm')], { expectedRevision: 'no_stream' });
+    const big = 'x'.repeat(200_000);
+    // Appended in one event-loop turn: one group, one transaction, each in its own savepoint.
+    const outcomes = await Promise.allSettled([
+      store.append('small-1', [event('Small')], { expectedRevision: 'no_stream' }),
+      store.append('big', [event('Big', { big })], { expectedRevision: 'no_stream' }),
+      store.append('small-2', [event('Small')], { expectedRevision: 'no_stream' }),
+    ]);
+    assert.is(outcomes[1]!.status, 'rejected', 'the large append does not fit');
+    for (const [index, stream] of ['small-1', 'big', 'small-2'].entries()) {
+      const stored = (await store.readStream(stream)).length > 0;
+      assert.is(stored, outcomes[index]!.status === 'fulfilled', `${stream}: reported ${outcomes[index]!.status}, stored ${stored}`);
+    }
+    // The store is still usable afterwards.
+    await store.append('after', [event('After')], { expectedRevision: 'no_stream' });
+    assert.is((await store.readStream('after')).length, 1);
+  } finally {
+    await store.close();
+    rmSync(directory, { recursive: true, force: true });
+  }
+});
+
 test.run();

@@ -31,13 +31,16 @@ const USAGE = `usage: npm run -s cli -- <command> [--json]
   streams list [--prefix PREFIX] [--limit N]
   streams read STREAM
   projections status
-  projections rebuild [NAME]`;
+  projections rebuild [NAME]
+  processes status
+  processes dead-letters [--process NAME]
+  processes retry DEAD_LETTER_ID`;
 
 type Output = Record<string, unknown> | Array<Record<string, unknown>>;
 
 interface Invocation {
   words: string[];
-  flags: { name?: string; scope?: string; workspace?: string; prefix?: string; limit?: string; json: boolean };
+  flags: { name?: string; scope?: string; workspace?: string; process?: string; prefix?: string; limit?: string; json: boolean };
 }
 
 function parse(argv: string[]): Invocation {
@@ -49,6 +52,7 @@ function parse(argv: string[]): Invocation {
         name: { type: 'string' },
         scope: { type: 'string' },
         workspace: { type: 'string' },
+        process: { type: 'string' },
         prefix: { type: 'string' },
         limit: { type: 'string' },
         json: { type: 'boolean', default: false },
@@ -150,13 +154,14 @@ async function run(runtime: Runtime, { words, flags }: Invocation): Promise<Outp
       return { id: key_id, ...key };
     }
     case 'streams list':
-      return (await runtime.store.listStreams({
+      return (await runtime.auditLog.listStreams({
         prefix: flags.prefix,
         limit: flags.limit ? positiveInteger(flags.limit, '--limit') : undefined,
       })) as unknown as Output;
     case 'streams read': {
       const stream = required(rest[0], 'STREAM');
-      const events = await runtime.store.readStream(stream);
+      // As recorded: not upcast (domain/upcasters.ts), so an auditor sees exactly what was stored.
+      const events = await runtime.auditLog.readStream(stream);
       return events.map((event) => ({
         position: event.position,
         revision: event.revision,
@@ -180,6 +185,21 @@ async function run(runtime: Runtime, { words, flags }: Invocation): Promise<Outp
       for (const name of names) runtime.projections.rebuild(name);
       await runtime.projections.catchUp();
       return { rebuilt: names, seconds: (Date.now() - started) / 1000, status: await runtime.projections.status() };
+    }
+    case 'processes status':
+      return (await runtime.processes.recordedStatus()) as unknown as Output;
+    case 'processes dead-letters':
+      return runtime.processes.deadLetters.list({ process: flags.process }) as unknown as Output;
+    case 'processes retry': {
+      const id = positiveInteger(rest[0], 'DEAD_LETTER_ID');
+      if (!runtime.processes.deadLetters.requestRetry(id)) throw new UsageError(`no dead letter ${id} to retry (see processes dead-letters)`);
+      // The server's process runner picks the request up within a second and records the outcome.
+      const deadline = Date.now() + 15_000;
+      for (;;) {
+        const letter = runtime.processes.deadLetters.list().find((candidate) => candidate.id === id)!;
+        if (letter.status !== 'retry_requested' || Date.now() > deadline) return letter as unknown as Output;
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
     }
     default:
       throw new UsageError(command ? `unknown command: ${command}` : 'missing command');

@@ -31,7 +31,7 @@ import type { ConversationSpeech } from './processes/calling/conversation-ports.
 import { createDialingProcesses } from './processes/calling/dialing.ts';
 import { offlineConversationSpeech } from './processes/calling/offline-speech.ts';
 import type { ProcessManager } from './processes/process-manager.ts';
-import { ProcessRunner } from './processes/runner.ts';
+import { ProcessRunner, type ProcessRunnerOptions } from './processes/runner.ts';
 import { TimerScheduler } from './processes/timer-scheduler.ts';
 import { webhookProcessManagers } from './processes/webhooks/index.ts';
 import { allProjections } from './projections/index.ts';
@@ -49,6 +49,8 @@ export interface Runtime {
   clock: Clock;
   /** The event store as readers see it: every event upcast to its type's current shape. */
   store: EventStore;
+  /** The events exactly as recorded (not upcast): what the operator CLI shows auditors. */
+  auditLog: Pick<EventStore, 'readStream' | 'listStreams'>;
   commands: CommandHandler;
   readDb: Database.Database;
   projections: ProjectionRunner;
@@ -101,7 +103,12 @@ export function allProcessManagers(ports: RuntimePorts): ProcessManager[] {
   return [createTranscriptionWorker(ports), createCallTranscription(ports), ...createDialingProcesses(ports), ...webhookProcessManagers(ports)];
 }
 
-export function createRuntime(config: Config, logger: Logger, makeProcesses: (ports: RuntimePorts) => ProcessManager[] = () => []): Runtime {
+export function createRuntime(
+  config: Config,
+  logger: Logger,
+  makeProcesses: (ports: RuntimePorts) => ProcessManager[] = () => [],
+  options: { processes?: ProcessRunnerOptions } = {},
+): Runtime {
   mkdirSync(config.dataDirectory, { recursive: true });
   const storedEvents = config.EVENTSTORE_URL
     ? createEsdbEventStore(config.EVENTSTORE_URL)
@@ -121,6 +128,7 @@ export function createRuntime(config: Config, logger: Logger, makeProcesses: (po
     logger,
     clock,
     store,
+    auditLog: storedEvents,
     commands,
     readDb,
     projections,
@@ -135,7 +143,7 @@ export function createRuntime(config: Config, logger: Logger, makeProcesses: (po
     recognizer: createSpeechRecognizer({ apiUrl: config.SPEECH_API_URL, apiKey: config.SPEECH_API_KEY, model: config.SPEECH_MODEL, localConcurrency: workerConcurrency }),
     analyzer: createLexiconAnalyzer(),
   };
-  const processes = new ProcessRunner(store, readDb, makeProcesses(ports), logger);
+  const processes = new ProcessRunner(store, readDb, makeProcesses(ports), logger, options.processes);
   return {
     ...ports,
     processes,

@@ -42,6 +42,26 @@ export class HttpMetrics {
       },
     });
     new Gauge({
+      name: 'process_manager_retries',
+      help: 'Retries of infrastructure failures by each process manager since start (a rising value is an outage).',
+      labelNames: ['process'],
+      registers: [this.registry],
+      async collect() {
+        this.reset();
+        for (const status of await sources.processes.status()) this.set({ process: status.name }, status.retries);
+      },
+    });
+    new Gauge({
+      name: 'process_dead_letters',
+      help: 'Events a process manager set aside for a logic failure, not yet retried successfully (cli processes dead-letters).',
+      labelNames: ['process'],
+      registers: [this.registry],
+      async collect() {
+        this.reset();
+        for (const status of await sources.processes.status()) this.set({ process: status.name }, status.dead_letters);
+      },
+    });
+    new Gauge({
       name: 'timers_pending',
       help: 'Durable timers scheduled and not yet fired or cancelled.',
       registers: [this.registry],

@@ -3,35 +3,60 @@ import { DomainError } from '../domain/shared/errors.ts';
 import { followAllBatches } from '../infra/eventstore/follow.ts';
 import type { EventStore, RecordedEvent } from '../infra/eventstore/port.ts';
 import type { Logger } from '../infra/logger.ts';
+import { DeadLetters } from './dead-letters.ts';
 import type { ProcessManager } from './process-manager.ts';
 
-const MAX_HANDLER_ATTEMPTS = 8;
+const RETRY_REQUESTS_EVERY_MS = 1_000;
+/** Warn on the first failure of an event and then every this many retries (the back-off reaches its ceiling). */
+const WARN_EVERY_RETRIES = 10;
 
 export interface ProcessStatus {
   name: string;
   position: number;
   backlog: number;
+  /** Retries of infrastructure failures since start. */
+  retries: number;
+  /** Events set aside for a logic failure, not yet resolved. */
+  dead_letters: number;
+}
+
+export interface ProcessRunnerOptions {
+  /** Back-off between retries of an infrastructure failure: base × 2^attempt, at most max. */
+  backoff?: { baseMs: number; maxMs: number };
 }
 
 /**
  * Runs each process manager in its own catch-up-then-live loop from its own checkpoint (table
  * `process_checkpoints` in read.db). The checkpoint moves after each handled event, so a crash repeats at most
  * the event in flight. Refusals a manager expects (a duplicate after a replay) are tolerated where it issues the
- * command (`handle(..., {tolerate})`); a refusal that reaches the runner was not expected: it is logged as an
- * error and the event counts as handled (deciding again would refuse again). Any other error is retried with
- * back-off, then logged and skipped so that one poisoned event cannot stall the service.
+ * command (`handle(..., {tolerate})`). What reaches the runner is one of two kinds:
+ *
+ * - a **logic failure**, which handling again would repeat: a refusal the manager did not expect (DomainError) or
+ *   a bug (TypeError, RangeError, ReferenceError). The event goes to the dead-letter list (dead-letters.ts) with
+ *   the error, is logged, and the manager moves on; the operator retries it with `cli processes retry ID`.
+ * - anything else is taken for an **infrastructure failure** (the store or read models busy or behind, a disk or
+ *   network error) and retried without limit, with back-off up to 30 s, counted (`retries`, a metric) and logged:
+ *   an outage of minutes delays a start timer or a webhook fan-out, it never loses it.
  */
 export class ProcessRunner {
   private readonly controller = new AbortController();
   private readonly loops: Promise<void>[] = [];
+  private readonly retries = new Map<string, number>();
+  readonly deadLetters: DeadLetters;
+  private retryRequests: NodeJS.Timeout | null = null;
+  private retrying: Promise<void> = Promise.resolve();
+  private readonly backoff: { baseMs: number; maxMs: number };
 
   constructor(
     private readonly store: EventStore,
     private readonly db: Database,
     private readonly managers: readonly ProcessManager[],
     private readonly logger?: Logger,
+    options: ProcessRunnerOptions = {},
   ) {
     db.exec('CREATE TABLE IF NOT EXISTS process_checkpoints (name TEXT PRIMARY KEY, position INTEGER NOT NULL)');
+    this.deadLetters = new DeadLetters(db);
+    this.backoff = options.backoff ?? { baseMs: 50, maxMs: 30_000 };
   }
 
   async start(): Promise<void> {
@@ -39,11 +64,17 @@ export class ProcessRunner {
       await manager.start?.({ checkpoint: this.checkpoint(manager.name) });
       this.loops.push(this.run(manager));
     }
+    this.retryRequests = setInterval(() => {
+      this.retrying = this.retrying.then(() => this.runRetryRequests());
+    }, RETRY_REQUESTS_EVERY_MS);
+    this.retryRequests.unref();
   }
 
   async stop(): Promise<void> {
     this.controller.abort();
+    if (this.retryRequests) clearInterval(this.retryRequests);
     await Promise.all(this.loops);
+    await this.retrying;
     for (const manager of this.managers) await manager.stop?.();
   }
 
@@ -57,14 +88,26 @@ export class ProcessRunner {
 
   async status(): Promise<ProcessStatus[]> {
     const head = await this.store.headPosition();
+    const dead = this.deadLetters.unresolvedByProcess();
     return this.managers.map((manager) => {
       const position = this.checkpoint(manager.name);
-      return { name: manager.name, position, backlog: Math.max(0, head - position) };
+      return { name: manager.name, position, backlog: Math.max(0, head - position), retries: this.retries.get(manager.name) ?? 0, dead_letters: dead.get(manager.name) ?? 0 };
     });
   }
 
+  /**
+   * Every process manager that ever kept a checkpoint in this read.db, whether or not this runner runs it (the
+   * operator CLI runs none and reports the server's).
+   */
+  async recordedStatus(): Promise<Array<Omit<ProcessStatus, 'retries'>>> {
+    const head = await this.store.headPosition();
+    const dead = this.deadLetters.unresolvedByProcess();
+    const rows = this.db.prepare<[], { name: string; position: number }>('SELECT name, position FROM process_checkpoints ORDER BY name').all();
+    return rows.map(({ name, position }) => ({ name, position, backlog: Math.max(0, head - position), dead_letters: dead.get(name) ?? 0 }));
+  }
+
   private async run(manager: ProcessManager): Promise<void> {
-    const handles = new Set(manager.eventTypes);
+    const handles = new Set<string>(manager.eventTypes);
     const save = this.db.prepare(
       'INSERT INTO process_checkpoints (name, position) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET position = excluded.position',
     );
@@ -76,9 +119,10 @@ export class ProcessRunner {
         for (const event of events) {
           if (signal.aborted) return;
           if (!handles.has(event.type)) continue;
-          await this.handleWithRetries(manager, event, signal);
+          const failure = await this.handleWithRetries(manager, event, signal);
           // An aborted handler may not have finished: leave its event to be run again on the next start.
           if (signal.aborted) return;
+          if (failure !== null) this.deadLetter(manager, event, failure);
           save.run(manager.name, event.position);
         }
         save.run(manager.name, events[events.length - 1]!.position);
@@ -88,22 +132,71 @@ export class ProcessRunner {
     ).catch((error: unknown) => this.logger?.error({ err: error, process: manager.name }, 'process manager loop stopped'));
   }
 
-  private async handleWithRetries(manager: ProcessManager, event: RecordedEvent, signal: AbortSignal): Promise<void> {
+  /** Handles the event, retrying infrastructure failures until it succeeds; returns a logic failure (or null). */
+  private async handleWithRetries(manager: ProcessManager, event: RecordedEvent, signal: AbortSignal): Promise<unknown> {
     for (let attempt = 1; ; attempt++) {
       try {
         await manager.handle(event);
-        return;
+        return null;
       } catch (error) {
-        if (error instanceof DomainError) {
-          this.logger?.error({ process: manager.name, event: event.type, position: event.position, code: error.code, refusal: error.message }, 'a command of a process manager was refused unexpectedly');
-          return;
+        if (isLogicFailure(error)) return error;
+        if (signal.aborted) return null;
+        this.retries.set(manager.name, (this.retries.get(manager.name) ?? 0) + 1);
+        if (attempt === 1 || attempt % WARN_EVERY_RETRIES === 0) {
+          this.logger?.warn({ err: error, process: manager.name, event: event.type, position: event.position, attempt }, 'process manager failed on an event; retrying');
         }
-        if (attempt >= MAX_HANDLER_ATTEMPTS || signal.aborted) {
-          this.logger?.error({ err: error, process: manager.name, event: event.type, position: event.position }, 'process manager gave up on an event');
-          return;
-        }
-        await new Promise((resolve) => setTimeout(resolve, Math.min(5_000, 50 * 2 ** attempt)));
+        await sleep(Math.min(this.backoff.maxMs, this.backoff.baseMs * 2 ** Math.min(attempt, 20)), signal);
       }
     }
   }
+
+  private deadLetter(manager: ProcessManager, event: RecordedEvent, failure: unknown): void {
+    const error = describe(failure);
+    this.deadLetters.record(manager.name, event, error, new Date());
+    this.logger?.error({ process: manager.name, event: event.type, position: event.position, error }, 'event set aside as a dead letter (cli processes retry)');
+  }
+
+  /** Dead letters the operator asked to retry (from the CLI, through read.db): handled again, resolved or dead again. */
+  private async runRetryRequests(): Promise<void> {
+    for (const letter of this.deadLetters.retryRequests()) {
+      const manager = this.managers.find((candidate) => candidate.name === letter.process);
+      if (!manager || this.controller.signal.aborted) continue;
+      const [event] = await this.store.readAll({ after: letter.position - 1, limit: 1 });
+      if (!event || event.id !== letter.event_id) {
+        this.deadLetters.markFailed(letter.id, 'the event is no longer in the store at its position', new Date());
+        continue;
+      }
+      const failure = await this.handleWithRetries(manager, event, this.controller.signal);
+      if (this.controller.signal.aborted) return;
+      if (failure === null) {
+        this.deadLetters.markResolved(letter.id, new Date());
+        this.logger?.info({ process: manager.name, position: event.position, dead_letter: letter.id }, 'dead letter handled on retry');
+      } else {
+        this.deadLetters.markFailed(letter.id, describe(failure), new Date());
+      }
+    }
+  }
+}
+
+/** A failure that handling the same event again would repeat. */
+function isLogicFailure(error: unknown): boolean {
+  return error instanceof DomainError || error instanceof TypeError || error instanceof RangeError || error instanceof ReferenceError;
+}
+
+function describe(error: unknown): string {
+  if (error instanceof DomainError) return `${error.code}: ${error.message}`;
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
 }

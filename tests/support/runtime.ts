@@ -5,16 +5,18 @@ import { createRuntime, type Runtime, type RuntimePorts } from '../../compositio
 import { loadConfig } from '../../infra/config.ts';
 import { createLogger } from '../../infra/logger.ts';
 import type { ProcessManager } from '../../processes/process-manager.ts';
+import type { ProcessRunnerOptions } from '../../processes/runner.ts';
 
 /** A runtime on a temporary DATA_DIR (or a given one, to simulate a restart), with a manual clock by default. */
 export function testRuntime(options: {
   dataDir?: string;
   environment?: Record<string, string>;
   processes?: (ports: RuntimePorts) => ProcessManager[];
+  processRunner?: ProcessRunnerOptions;
 } = {}): { runtime: Runtime; dataDir: string; remove(): void } {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'runtime-'));
   const config = loadConfig({ DATA_DIR: dataDir, CLOCK: 'manual', CLOCK_START: '2026-03-01T10:00:00Z', EVENTSTORE_SYNC: 'normal', ...options.environment });
-  const runtime = createRuntime(config, createLogger('silent'), options.processes);
+  const runtime = createRuntime(config, createLogger('silent'), options.processes, { processes: options.processRunner });
   return { runtime, dataDir, remove: () => rmSync(dataDir, { recursive: true, force: true }) };
 }
 

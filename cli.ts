@@ -182,7 +182,7 @@ async function run(runtime: Runtime, { words, flags }: Invocation): Promise<Outp
         }
       }
       const started = Date.now();
-      for (const name of names) runtime.projections.rebuild(name);
+      for (const name of names) await runtime.projections.rebuild(name);
       await runtime.projections.catchUp();
       return { rebuilt: names, seconds: (Date.now() - started) / 1000, status: await runtime.projections.status() };
     }

@@ -28,6 +28,7 @@ export const ERROR_STATUS = {
   payload_too_large: 413,
   rate_limit_exceeded: 429,
   internal_error: 500,
+  service_unavailable: 503,
 } as const satisfies Record<string, ContentfulStatusCode>;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -1,4 +1,5 @@
-import type { Database, Statement } from 'better-sqlite3';
+import BetterSqlite3, { type Database, type Statement } from 'better-sqlite3';
+import { rmSync } from 'node:fs';
 import { Subject } from 'rxjs';
 import type { EventStore, RecordedEvent } from '../infra/eventstore/port.ts';
 import type { Logger } from '../infra/logger.ts';
@@ -11,6 +12,7 @@ interface Checkpoint {
   name: string;
   position: number;
   version: number;
+  rebuilding: number;
 }
 
 interface PreparedProjection {
@@ -24,6 +26,19 @@ export interface ProjectionStatus {
   version: number;
   position: number;
   lag: number;
+  /** Rebuilt in place (its version changed at start) and not yet caught up with the store. */
+  rebuilding: boolean;
+}
+
+/**
+ * Whether any of the named projections is being rebuilt in place and is behind the store: the auth path answers
+ * 503 rather than trust an `api_keys` table that has not yet replayed a revocation.
+ */
+export function projectionsRebuilding(db: Database, names: readonly string[]): boolean {
+  const row = db
+    .prepare<string[], { rebuilding: number }>(`SELECT count(*) AS rebuilding FROM projection_checkpoints WHERE rebuilding = 1 AND name IN (${names.map(() => '?').join(',')})`)
+    .get(...names);
+  return (row?.rebuilding ?? 0) > 0;
 }
 
 /**
@@ -31,6 +46,11 @@ export interface ProjectionStatus {
  * in one SQLite transaction, so a crash never half-applies a batch. Each projection has its own checkpoint, read
  * again inside every transaction: the operator CLI may rebuild one projection while the server is running, and
  * both then skip what the other has already applied.
+ *
+ * Rebuilds: `rebuild(name)` replays the projection into a separate database file and then swaps its tables in, in
+ * one transaction, so readers see the old tables until the new ones are complete (a revoked key is never valid in
+ * between). A projection whose `version` changed is rebuilt in place at start (its old tables no longer match the
+ * code) and flagged `rebuilding` until the runner has caught up with the store.
  */
 export class ProjectionRunner {
   private readonly prepared: PreparedProjection[] = [];
@@ -42,6 +62,7 @@ export class ProjectionRunner {
   private readonly readCheckpoint: Statement<[string], { position: number }>;
   private readonly writeCheckpoint: Statement<[number, string]>;
   private readonly selectLowest: Statement<string[], { position: number | null }>;
+  private readonly clearRebuilding: Statement<[]>;
 
   constructor(
     private readonly store: EventStore,
@@ -50,22 +71,27 @@ export class ProjectionRunner {
     private readonly logger?: Logger,
   ) {
     db.exec(`CREATE TABLE IF NOT EXISTS projection_checkpoints (
-      name TEXT PRIMARY KEY, position INTEGER NOT NULL, version INTEGER NOT NULL)`);
+      name TEXT PRIMARY KEY, position INTEGER NOT NULL, version INTEGER NOT NULL, rebuilding INTEGER NOT NULL DEFAULT 0)`);
+    const columns = db.prepare<[], { name: string }>(`SELECT name FROM pragma_table_info('projection_checkpoints')`).all();
+    if (!columns.some((column) => column.name === 'rebuilding')) db.exec('ALTER TABLE projection_checkpoints ADD COLUMN rebuilding INTEGER NOT NULL DEFAULT 0');
     this.readCheckpoint = db.prepare('SELECT position FROM projection_checkpoints WHERE name = ?');
     this.writeCheckpoint = db.prepare('UPDATE projection_checkpoints SET position = ? WHERE name = ?');
+    this.clearRebuilding = db.prepare('UPDATE projection_checkpoints SET rebuilding = 0 WHERE rebuilding = 1');
     this.selectLowest = db.prepare(
       `SELECT min(position) AS position FROM projection_checkpoints WHERE name IN (${projections.map(() => '?').join(',')})`,
     );
     for (const projection of projections) {
       const stored = this.checkpoint(projection.name);
-      if (stored && stored.version !== projection.version) {
+      const changed = stored !== undefined && stored.version !== projection.version;
+      if (changed) {
         this.logger?.info({ projection: projection.name, from: stored.version, to: projection.version }, 'projection version changed: rebuilding');
         this.reset(projection);
       }
       projection.migrate(db);
-      db.prepare('INSERT OR IGNORE INTO projection_checkpoints (name, position, version) VALUES (?, 0, ?)').run(
+      db.prepare('INSERT OR IGNORE INTO projection_checkpoints (name, position, version, rebuilding) VALUES (?, 0, ?, ?)').run(
         projection.name,
         projection.version,
+        changed ? 1 : 0,
       );
       this.prepared.push({ projection, apply: projection.prepare(db), handles: new Set(projection.eventTypes) });
     }
@@ -101,6 +127,8 @@ export class ProjectionRunner {
     const from = this.lowestCheckpoint();
     const events = await this.store.readAll({ after: from, limit: batchSize });
     if (events.length === 0) {
+      // Caught up with the store: no projection is behind it any longer.
+      this.clearRebuilding.run();
       this.markApplied(from);
       return 0;
     }
@@ -138,18 +166,61 @@ export class ProjectionRunner {
     return this.appliedPosition;
   }
 
-  /** Drops a projection's tables and checkpoint; the running loop (or `catchUp`) replays it from the start. */
-  rebuild(name: string): void {
+  /**
+   * Rebuilds a projection from the first event without a gap: replays every event into a separate database file
+   * (DATA_DIR/read.db.rebuild-NAME), then, in one transaction, replaces the projection's tables with the replayed
+   * ones and sets its checkpoint to where the replay stopped; the running loop (or `catchUp`) applies what came
+   * after. Until that commit readers see the old tables. Works while the server runs (from the CLI's process).
+   */
+  async rebuild(name: string): Promise<void> {
     const entry = this.prepared.find((candidate) => candidate.projection.name === name);
     if (!entry) throw new Error(`unknown projection ${name}`);
-    this.db.transaction(() => {
-      this.reset(entry.projection);
-      entry.projection.migrate(this.db);
+    const { projection } = entry;
+    const shadowPath = `${this.db.name}.rebuild-${name}`;
+    const removeShadow = () => {
+      for (const suffix of ['', '-wal', '-shm', '-journal']) rmSync(`${shadowPath}${suffix}`, { force: true });
+    };
+    removeShadow();
+    const shadow = new BetterSqlite3(shadowPath);
+    let position = 0;
+    try {
+      // A scratch file: no journal, no fsync (a crash leaves the old tables in place and this file to delete).
+      shadow.pragma('journal_mode = OFF');
+      shadow.pragma('synchronous = OFF');
+      projection.migrate(shadow);
+      const apply = projection.prepare(shadow);
+      const handles = new Set<string>(projection.eventTypes);
+      for (;;) {
+        const events = await this.store.readAll({ after: position, limit: BATCH_SIZE });
+        if (events.length === 0) break;
+        shadow.transaction(() => {
+          for (const event of events) if (handles.has(event.type)) apply(event);
+        })();
+        position = events[events.length - 1]!.position;
+      }
+    } finally {
+      shadow.close();
+    }
+    this.db.prepare('ATTACH DATABASE ? AS rebuild').run(shadowPath);
+    try {
       this.db
-        .prepare('INSERT OR REPLACE INTO projection_checkpoints (name, position, version) VALUES (?, 0, ?)')
-        .run(name, entry.projection.version);
-    })();
-    entry.apply = entry.projection.prepare(this.db);
+        .transaction(() => {
+          for (const table of projection.tables) this.db.exec(`DROP TABLE IF EXISTS main."${table}"`);
+          projection.migrate(this.db);
+          for (const table of projection.tables) {
+            const copied = this.db.prepare(`SELECT name FROM rebuild.sqlite_master WHERE name = ?`).get(table);
+            if (copied) this.db.exec(`INSERT INTO main."${table}" SELECT * FROM rebuild."${table}"`);
+          }
+          this.db
+            .prepare('INSERT OR REPLACE INTO projection_checkpoints (name, position, version, rebuilding) VALUES (?, ?, ?, 0)')
+            .run(name, position, projection.version);
+        })
+        .immediate();
+    } finally {
+      this.db.exec('DETACH DATABASE rebuild');
+      removeShadow();
+    }
+    entry.apply = projection.prepare(this.db);
     this.appliedPosition = this.lowestCheckpoint();
   }
 
@@ -158,7 +229,7 @@ export class ProjectionRunner {
     return this.projections.map((projection) => {
       const checkpoint = this.checkpoint(projection.name);
       const position = checkpoint?.position ?? 0;
-      return { name: projection.name, version: projection.version, position, lag: Math.max(0, head - position) };
+      return { name: projection.name, version: projection.version, position, lag: Math.max(0, head - position), rebuilding: checkpoint?.rebuilding === 1 };
     });
   }
 
@@ -189,7 +260,7 @@ export class ProjectionRunner {
 
   private checkpoint(name: string): Checkpoint | undefined {
     return this.db
-      .prepare<[string], Checkpoint>('SELECT name, position, version FROM projection_checkpoints WHERE name = ?')
+      .prepare<[string], Checkpoint>('SELECT name, position, version, rebuilding FROM projection_checkpoints WHERE name = ?')
       .get(name);
   }
 

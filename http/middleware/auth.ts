@@ -4,8 +4,13 @@ import type { Clock } from '../../infra/clock/port.ts';
 import type { Logger } from '../../infra/logger.ts';
 import { findApiKeyBySecretHash, recordApiKeyUse, type ApiKeyRow } from '../../projections/api-keys.ts';
 import { ReadModelCache } from '../../projections/read-model-version.ts';
+import { projectionsRebuilding } from '../../projections/runner.ts';
 import type { Principal } from '../context.ts';
-import { unauthorized } from '../errors.ts';
+import { ApiError, unauthorized } from '../errors.ts';
+
+/** The read models authentication and rate limits read: while one is rebuilt in place, nobody is authenticated. */
+const AUTH_PROJECTIONS = ['api_keys', 'workspaces'] as const;
+const REBUILD_RETRY_AFTER_SECONDS = 5;
 
 /** `last_used_at` is written at most this often per key: a busy key must not cost a write per request. */
 export const LAST_USED_WRITE_INTERVAL_MS = 60_000;
@@ -18,9 +23,14 @@ const BEARER = /^Bearer +(\S+) *$/i;
  * projection runner) or by the operator CLI in another process (which catches the read models up before it
  * exits), drops it, so the very next request reads the revoked row. Every failure is the same bare 401, so a
  * caller cannot tell an unknown key from a revoked one.
+ *
+ * While the key or workspace tables are rebuilt in place (a projection version changed at start) and have not yet
+ * caught up with the store, every request is 503 `service_unavailable` with `Retry-After`: a half-replayed table
+ * may show a revoked key as valid, or no key at all (a 401 would tell clients their key is wrong).
  */
 export class Authenticator {
   private readonly keys = new ReadModelCache<string, ApiKeyRow | undefined>();
+  private readonly rebuilding = new ReadModelCache<'auth', boolean>();
   private readonly lastWrittenMs = new Map<string, number>();
 
   constructor(
@@ -31,6 +41,9 @@ export class Authenticator {
 
   /** The principal of an `Authorization` header at read-model `generation` (ReadModelVersion); else 401. */
   authenticate(header: string | undefined, generation: number): Principal {
+    if (this.rebuilding.get(generation, 'auth', () => projectionsRebuilding(this.db, AUTH_PROJECTIONS))) {
+      throw new ApiError('service_unavailable', 'The service is rebuilding its API key tables; retry shortly.', { retry_after_seconds: REBUILD_RETRY_AFTER_SECONDS }, { 'Retry-After': String(REBUILD_RETRY_AFTER_SECONDS) });
+    }
     const token = header ? BEARER.exec(header)?.[1] : undefined;
     if (!token || !isWellFormedApiKeySecret(token)) throw unauthorized();
     // Keyed by the token itself, so a key seen since the last commit costs no SHA-256; tokens stay in this

@@ -64,9 +64,9 @@ version('the operator CLI commits from another process', async () => {
   assert.is.not(readModels.current(), before);
 });
 
-version('a projection rebuild', () => {
+version('a projection rebuild', async () => {
   const before = readModels.current();
-  runtime.projections.rebuild('api_keys');
+  await runtime.projections.rebuild('api_keys');
   assert.is.not(readModels.current(), before);
 });
 

@@ -54,7 +54,7 @@ test('read models built incrementally while events arrive equal a rebuild from z
   assert.ok((incremental.api_keys as unknown[]).length === 200);
 
   // The CLI's way: rebuild one projection in place, then compare again.
-  runtime.projections.rebuild('api_keys');
+  await runtime.projections.rebuild('api_keys');
   await runtime.projections.catchUp();
   assert.equal(dump(runtime.readDb), incremental);
   rebuiltDb.close();

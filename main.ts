@@ -17,6 +17,9 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.LOG_LEVEL);
   const lock = lockDataDir(config.dataDirectory);
+  if (!config.METRICS_TOKEN && !['127.0.0.1', '::1', 'localhost'].includes(config.HOST)) {
+    logger.warn({ host: config.HOST }, '/metrics and /ready are open to anyone who reaches this address: set METRICS_TOKEN, or listen on loopback behind a proxy');
+  }
   const runtime = createRuntime(config, logger, allProcessManagers);
   await runtime.start();
   const app = createHttpApp(runtime);

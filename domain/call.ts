@@ -1,3 +1,4 @@
+import { contactTemplateValues } from './campaign/queries.ts';
 import { isEventOfType, type Decider, type DomainEvent } from './shared/decider.ts';
 import { alreadyDone, DomainError, invalidState, notFound } from './shared/errors.ts';
 import { isDisposition, type Disposition } from './shared/disposition.ts';
@@ -13,8 +14,11 @@ import { streamCategory } from './shared/stream-name.ts';
  */
 export type CallStatus = 'in_progress' | 'completed' | 'failed';
 
-/** `interrupted`: our side died mid-call (process crash), found by the dialer's recovery on restart. */
-export type CallFailureReason = 'invalid_number' | 'carrier_error' | 'interrupted';
+/**
+ * `interrupted`: our side died mid-call (process crash), found by the dialer's recovery on restart.
+ * `number_suppressed`: the number went on the do-not-call list between placement and dialing; it was not dialed.
+ */
+export type CallFailureReason = 'invalid_number' | 'carrier_error' | 'interrupted' | 'number_suppressed';
 
 export type EscalationReason = 'customer_requested_agent';
 
@@ -35,6 +39,11 @@ export interface CallTurn {
   intent?: string | null;
   /** For customer turns made on the keypad. */
   dtmf?: string;
+  /**
+   * For customer speech: how sure the recogniser was (0 to 1); 1 when the carrier knew the words (the sandbox).
+   * Absent in turns recorded before it was kept (all from the sandbox, hence exact).
+   */
+  confidence?: number;
 }
 
 export interface CallEscalation {
@@ -100,6 +109,11 @@ export interface PlaceCall {
  */
 export interface RecordCallDialingStarted {
   type: 'RecordCallDialingStarted';
+  /**
+   * Whether the number is on the do-not-call list right now, looked up by the runner just before it dials: the
+   * last moment a suppression can still stop the call (absent: not looked up, taken as not suppressed).
+   */
+  facts?: { suppressed: boolean };
   data: { at: string };
 }
 export interface RecordCallAnswered {
@@ -289,7 +303,11 @@ export function decideCall(command: CallCommand, state: CallState): CallEvent[] 
   if (command.type === 'PlaceCall') {
     if (state.status !== null) throw alreadyDone('The call was already placed.', { call_id: command.data.call_id });
     const language = checkPlacement(command);
-    return [{ type: 'CallPlaced', data: { ...command.data, language } }];
+    const { data } = command;
+    // A single call's variables are the API's metadata; its prompts also say the contact's name and phone, as a
+    // campaign's do (contactTemplateValues): `{name}` in the script is the name the call was placed for.
+    const variables = data.campaign_id === null ? contactTemplateValues({ name: data.contact.name, phone: data.contact.phone, variables: data.variables }) : data.variables;
+    return [{ type: 'CallPlaced', data: { ...data, language, variables } }];
   }
   if (state.status === null) throw new DomainError('resource_not_found', 'No such call.', { resource_type: 'call' });
   switch (command.type) {
@@ -297,6 +315,8 @@ export function decideCall(command: CallCommand, state: CallState): CallEvent[] 
       // Checked before the status: a runner that claims a call already dialed learns "already done" either way.
       if (state.dialing_started_at !== null) throw alreadyDone('Dialing of the call already started.', { dialing_started_at: state.dialing_started_at });
       requireInProgress(state);
+      // Suppressed since it was placed: the call ends here, undialed.
+      if (command.facts?.suppressed) return [failed({ reason: 'number_suppressed', detail: 'the number went on the do-not-call list before it was dialed', ended_at: command.data.at })];
       return [{ type: 'CallDialingStarted', data: { dialing_started_at: command.data.at } }];
     case 'RecordCallAnswered':
       requireInProgress(state);
@@ -317,20 +337,7 @@ export function decideCall(command: CallCommand, state: CallState): CallEvent[] 
       return [ended(state.answered_at !== null, state.escalated, command.data)];
     case 'FailCall':
       requireInProgress(state);
-      return [
-        {
-          type: 'CallFailed',
-          data: {
-            status: 'failed',
-            reason: command.data.reason,
-            detail: command.data.detail ?? null,
-            disposition: 'not_reachable',
-            duration_seconds: 0,
-            ended_at: command.data.ended_at,
-            ...(command.data.started_at === undefined ? {} : { started_at: command.data.started_at }),
-          },
-        },
-      ];
+      return [failed(command.data)];
     case 'RecordCallResult': {
       requireInProgress(state);
       const { answered_at, turns, escalation } = command.data;
@@ -411,6 +418,21 @@ function checkPlacement({ data, facts }: PlaceCall): SupportedLanguage {
     throw new DomainError('number_suppressed', `${data.contact.phone} is on the workspace's do-not-call list.`, { phone: data.contact.phone });
   }
   return data.language;
+}
+
+function failed(data: FailCall['data']): CallFailed {
+  return {
+    type: 'CallFailed',
+    data: {
+      status: 'failed',
+      reason: data.reason,
+      detail: data.detail ?? null,
+      disposition: 'not_reachable',
+      duration_seconds: 0,
+      ended_at: data.ended_at,
+      ...(data.started_at === undefined ? {} : { started_at: data.started_at }),
+    },
+  };
 }
 
 function requireInProgress(state: CallState): void {

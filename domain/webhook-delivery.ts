@@ -70,7 +70,12 @@ export interface CreateWebhookDelivery {
 }
 export interface RecordWebhookDeliveryAttempt {
   type: 'RecordWebhookDeliveryAttempt';
-  data: AttemptOutcome;
+  /**
+   * `ended_at`: when the attempt ended by the service clock (the sender reads the clock again after the response or
+   * the deadline). The next retry's delay counts from it; absent, from `attempted_at`. Not recorded itself: the
+   * failure's `next_attempt_at` carries what it decided.
+   */
+  data: AttemptOutcome & { ended_at?: string };
 }
 export interface ReplayWebhookDelivery {
   type: 'ReplayWebhookDelivery';
@@ -207,7 +212,7 @@ function decide(command: WebhookDeliveryCommand, state: WebhookDeliveryState): W
   }
 }
 
-function recordAttempt(outcome: AttemptOutcome, state: WebhookDeliveryState): WebhookDeliveryEvent[] {
+function recordAttempt({ ended_at: endedAt, ...outcome }: RecordWebhookDeliveryAttempt['data'], state: WebhookDeliveryState): WebhookDeliveryEvent[] {
   // The same attempt reported twice (a sender that restarted) is a duplicate, not a new attempt.
   if (outcome.attempt <= state.attempts) throw alreadyDone('That attempt was already recorded.', { attempt: outcome.attempt });
   if (outcome.attempt !== state.attempts + 1) {
@@ -234,7 +239,9 @@ function recordAttempt(outcome: AttemptOutcome, state: WebhookDeliveryState): We
   const failures = state.automaticFailures + 1;
   if (failures < MAX_AUTOMATIC_ATTEMPTS) {
     const retry = failures;
-    const nextAttemptAt = new Date(Date.parse(outcome.attempted_at) + RETRY_DELAYS_MS[retry - 1]!).toISOString();
+    // The delay counts from the attempt's end: a receiver that held the attempt to its 10 s deadline still gets the
+    // whole pause before the next one.
+    const nextAttemptAt = new Date(Date.parse(endedAt ?? outcome.attempted_at) + RETRY_DELAYS_MS[retry - 1]!).toISOString();
     const timerId = retryTimerId(state.created!.delivery_id, retry);
     return [
       {

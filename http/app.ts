@@ -44,7 +44,7 @@ export type HttpApp = OpenAPIHono<AppEnv>;
 
 /** Everything the HTTP API is built from; each route module receives only its part. */
 export interface HttpPorts {
-  config: Pick<Config, 'ALLOW_PRIVATE_TARGETS'>;
+  config: Pick<Config, 'ALLOW_PRIVATE_TARGETS' | 'METRICS_TOKEN'>;
   logger: Logger;
   /** A manual clock (CLOCK=manual) also mounts POST /v1/sandbox/clock. */
   clock: Clock;
@@ -95,7 +95,7 @@ export function createHttpApp(ports: HttpPorts, overrides: Partial<HttpDependenc
     }),
   );
 
-  app.route('/', operationsRoutes(ports, metrics));
+  app.route('/', operationsRoutes({ ...ports, metricsToken: config.METRICS_TOKEN }, metrics));
   app.route('/v1', apiKeyRoutes(resources));
   app.route('/v1', scriptRoutes(resources, dependencies));
   app.route('/v1', transcriptionRoutes({ ...resources, allowPrivateTargets }));

@@ -27,6 +27,8 @@ const configSchema = z.object({
   SPEECH_MODEL: z.string().default('whisper-1'),
   URL_SIGNING_SECRET: z.string().min(32, 'at least 32 characters').optional(),
   SECRETS_KEY: z.string().min(32, 'at least 32 characters').optional(),
+  /** When set, GET /metrics and GET /ready need `Authorization: Bearer <METRICS_TOKEN>`. */
+  METRICS_TOKEN: z.string().min(16, 'at least 16 characters').optional(),
   /** Tests only (infra/eventstore/failpoint.ts): crash right after appending an event of this type. */
   FAILPOINT_KILL_AFTER_APPEND: z.string().regex(/^[A-Za-z]+$/, 'an event type').optional(),
 });

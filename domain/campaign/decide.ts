@@ -154,13 +154,15 @@ function recordOutcome(command: RecordContactAttemptOutcome, state: CampaignStat
   }
   const disposition = command.data.disposition ?? null;
   if (outcome === 'connected' && disposition === null) throw invalidParameter('disposition', disposition, 'a disposition for a connected call');
-  const callDisposition: Disposition = outcome === 'connected' ? disposition! : 'not_reachable';
+  const callDisposition: Disposition = outcome === 'connected' ? disposition! : outcome === 'suppressed' ? 'dnd' : 'not_reachable';
   const events: CampaignEvent[] = [
     { type: 'ContactAttemptEnded', data: { contact_index, attempt, call_id, outcome, disposition: callDisposition, ended_at } },
   ];
-  const finalize = (reason: 'connected' | 'attempts_exhausted' | 'invalid_number' | 'campaign_ended') =>
+  const finalize = (reason: 'connected' | 'attempts_exhausted' | 'invalid_number' | 'campaign_ended' | 'suppressed') =>
     events.push({ type: 'ContactFinalized', data: { contact_index, disposition: callDisposition, reason, at: ended_at } });
   if (outcome === 'connected') finalize('connected');
+  // On the do-not-call list since the call was placed: final dnd, like a contact suppressed before its reservation.
+  else if (outcome === 'suppressed') finalize('suppressed');
   else if (outcome === 'invalid_number') finalize('invalid_number'); // the number does not exist: retrying cannot help
   else if (attempt >= state.max_attempts) finalize('attempts_exhausted');
   // A call still in flight when the campaign was stopped or reached its end time finishes, but is not retried.

@@ -36,7 +36,8 @@ export interface CampaignContact {
 export type ContactStatus = 'pending' | 'dialing' | 'awaiting_retry' | 'final' | 'removed';
 
 /** What the carrier reported for one attempt. */
-export type AttemptOutcome = 'connected' | 'no_answer' | 'busy' | 'invalid_number' | 'carrier_error';
+/** `suppressed`: the call was stopped before dialing, its number having gone on the do-not-call list. */
+export type AttemptOutcome = 'connected' | 'no_answer' | 'busy' | 'invalid_number' | 'carrier_error' | 'suppressed';
 
 export type FinalReason = 'connected' | 'attempts_exhausted' | 'invalid_number' | 'suppressed' | 'campaign_ended';
 

@@ -3,6 +3,11 @@ import { ApiError, invalidParameter } from '../errors.ts';
 
 /** The documented limit of a request body (the spec leaves it open). */
 export const MAX_BODY_BYTES = 10 * 1024 * 1024;
+/**
+ * How deeply a body's arrays and objects may nest. Our deepest schema (a script's steps and routes) needs under 10
+ * levels; thousands of levels would overflow the stack of every recursive reader (validation, fingerprints).
+ */
+export const MAX_JSON_DEPTH = 64;
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 const JSON_MEDIA_TYPE = /^application\/json\s*(;.*)?$/i;
@@ -47,6 +52,20 @@ async function readLimited(request: Request): Promise<Uint8Array> {
   return body;
 }
 
+/** Whether `value` nests arrays and objects deeper than `limit` levels (walked without recursion). */
+function nestedDeeperThan(value: unknown, limit: number): boolean {
+  const stack: Array<{ value: unknown; depth: number }> = [{ value, depth: 1 }];
+  while (stack.length > 0) {
+    const { value: current, depth } = stack.pop()!;
+    if (current === null || typeof current !== 'object') continue;
+    if (depth > limit) return true;
+    for (const child of Array.isArray(current) ? current : Object.values(current)) {
+      if (child !== null && typeof child === 'object') stack.push({ value: child, depth: depth + 1 });
+    }
+  }
+  return false;
+}
+
 function jsonKind(value: unknown): string {
   return value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`;
 }
@@ -81,6 +100,9 @@ export async function parseJsonBody(c: AppContext): Promise<void> {
   }
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
     throw invalidParameter('body', jsonKind(parsed), EXPECTED, `The body must be a JSON object, not ${jsonKind(parsed)}.`);
+  }
+  if (nestedDeeperThan(parsed, MAX_JSON_DEPTH)) {
+    throw invalidParameter('body', null, `JSON nested at most ${MAX_JSON_DEPTH} levels deep`, `The body nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep.`);
   }
   c.set('jsonBody', parsed);
   // The validator of @hono/zod-openapi calls c.req.json(); hand it the value parsed above instead of the

@@ -1,4 +1,7 @@
 import { z } from '@hono/zod-openapi';
+import { timingSafeEqual } from 'node:crypto';
+import type { Context } from 'hono';
+import { ApiError } from '../errors.ts';
 import type { EventStore } from '../../infra/eventstore/port.ts';
 import type { ProjectionStatus } from '../../projections/runner.ts';
 import { createRouter, defineRoute } from '../define-route.ts';
@@ -38,7 +41,7 @@ const ready = defineRoute(
     path: '/ready',
     tags: [TAG],
     summary: 'Readiness: event store reachable and read models current',
-    description: `503 when the event store does not answer or a projection is more than ${READY_MAX_PROJECTION_LAG} events behind.`,
+    description: `503 when the event store does not answer or a projection is more than ${READY_MAX_PROJECTION_LAG} events behind. With \`METRICS_TOKEN\` set, needs \`Authorization: Bearer <METRICS_TOKEN>\` (else 401).`,
     responses: {
       200: { description: 'Ready.', content: { 'application/json': { schema: ReadinessSchema } } },
       503: { description: 'Not ready.', content: { 'application/json': { schema: ReadinessSchema } } },
@@ -53,22 +56,35 @@ const metricsRoute = defineRoute(
     path: '/metrics',
     tags: [TAG],
     summary: 'Prometheus metrics',
-    description: 'Request counts and latency by route pattern and status, projection lag, process-manager backlog, pending timers.',
+    description: 'Request counts and latency by route pattern and status, projection lag, process-manager backlog, retries and dead letters, pending timers. With `METRICS_TOKEN` set, needs `Authorization: Bearer <METRICS_TOKEN>` (else 401).',
     responses: { 200: { description: 'Prometheus text format.', content: { 'text/plain': { schema: z.string() } } } },
   },
   { public: true },
 );
 
-/** Health, readiness and metrics, outside `/v1` and without authentication (for orchestrators and scrapers). */
+/**
+ * Health, readiness and metrics, outside `/v1` and without API keys (for orchestrators and scrapers). Readiness and
+ * metrics tell about the service's insides (projection names, routes, backlogs): with `METRICS_TOKEN` set they need
+ * it as a bearer token; liveness stays open for load balancers.
+ */
 export function operationsRoutes(
-  { store, projections }: { store: Pick<EventStore, 'ping'>; projections: { status(): Promise<ProjectionStatus[]> } },
+  { store, projections, metricsToken }: { store: Pick<EventStore, 'ping'>; projections: { status(): Promise<ProjectionStatus[]> }; metricsToken?: string },
   metrics: HttpMetrics,
 ) {
   const router = createRouter();
+  const expected = metricsToken === undefined ? null : Buffer.from(`Bearer ${metricsToken}`);
+  const requireToken = (c: Context) => {
+    if (expected === null) return;
+    const given = Buffer.from(c.req.header('authorization') ?? '');
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+      throw new ApiError('unauthorized', 'This endpoint needs Authorization: Bearer <METRICS_TOKEN>.');
+    }
+  };
 
   router.openapi(health, (c) => c.json({ status: 'ok' as const }, 200));
 
   router.openapi(ready, async (c) => {
+    requireToken(c);
     const storeOk = await store.ping().catch(() => false);
     const statuses = storeOk ? await projections.status().catch(() => []) : [];
     const maxLag = statuses.reduce((max, projection) => Math.max(max, projection.lag), 0);
@@ -83,7 +99,10 @@ export function operationsRoutes(
     return isReady ? c.json(body, 200) : c.json(body, 503);
   });
 
-  router.openapi(metricsRoute, async (c) => c.text(await metrics.text(), 200, { 'Content-Type': metrics.contentType }));
+  router.openapi(metricsRoute, async (c) => {
+    requireToken(c);
+    return c.text(await metrics.text(), 200, { 'Content-Type': metrics.contentType });
+  });
 
   return router;
 }

@@ -59,7 +59,10 @@ export const CallSchema = z
     attempt: z.int().nullable().openapi({ description: 'Attempt number of the campaign contact (1 = first); null for a single call.' }),
     answered_at: Timestamp.nullable(),
     escalation: EscalationSchema.nullable().openapi({ description: 'Set when the customer asked for a human agent (disposition escalated).' }),
-    failure_reason: z.enum(['invalid_number', 'carrier_error', 'interrupted']).nullable().openapi({ description: 'Why a failed call failed; null unless status is failed.' }),
+    failure_reason: z
+      .enum(['invalid_number', 'carrier_error', 'interrupted', 'number_suppressed'])
+      .nullable()
+      .openapi({ description: 'Why a failed call failed; null unless status is failed. `number_suppressed`: the number went on the do-not-call list after the call was placed and before it was dialed; it was not dialed.' }),
   })
   .openapi('Call');
 

@@ -23,6 +23,11 @@ export function containsApiKeySecret(text: string): boolean {
   return SECRET_INSIDE.test(text);
 }
 
+/** `text` with everything shaped like an API key replaced by `[redacted]` (for logs). */
+export function redactApiKeySecrets(text: string): string {
+  return text.replace(/vcs_[0-9a-z]{40}/gi, '[redacted]');
+}
+
 /** SHA-256, hex. The one-shot `hash` (not `createHash`): it runs on every authenticated request, at half the cost. */
 export function hashApiKeySecret(secret: string): string {
   return hash('sha256', secret, 'hex');

@@ -113,7 +113,12 @@ function asJobFailure(error: unknown, logger: Logger, jobId: string): JobFailure
   if (error instanceof UnsupportedFormatError) return new JobFailure('unsupported_format', error.message);
   if (error instanceof AudioTooLongError) return new JobFailure('audio_too_long', error.message);
   if (error instanceof AudioDecodeError) return new JobFailure('invalid_audio', 'the audio could not be decoded (truncated or corrupt file)');
-  if (error instanceof SpeechApiError) return new JobFailure('speech_api_failed', `the speech recognition server failed: ${error.message}`);
+  if (error instanceof SpeechApiError) {
+    // The server's address and what it answered are the operator's business, not the client's: logged, not shown.
+    logger.warn({ err: error, job_id: jobId }, 'speech recognition server failed');
+    const answer = error.status === null ? 'could not be reached or answered with an unreadable response' : `answered HTTP ${error.status}`;
+    return new JobFailure('speech_api_failed', `the speech recognition server ${answer}`);
+  }
   logger.error({ err: error, job_id: jobId }, 'transcription job failed unexpectedly');
   return new JobFailure('processing_error', 'an unexpected error stopped the job; submitting it again may help');
 }

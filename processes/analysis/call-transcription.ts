@@ -71,8 +71,9 @@ export function transcriptOf(turns: readonly CallTurn[]): TranscriptSegment[] {
       text: turn.text.trim(),
       start_time: round(turn.start_seconds),
       end_time: round(turn.end_seconds),
-      // The agent's words are known exactly; what the customer said is only as sure as the recogniser was.
-      ...(turn.speaker === 'agent' ? { confidence: 1 } : {}),
+      // The agent's words are known exactly; what the customer said is as sure as the recogniser was (the sandbox's
+      // simulated customer, whose words are given, and turns recorded before confidences were kept: exact).
+      confidence: turn.speaker === 'agent' ? 1 : (turn.confidence ?? 1),
     }));
 }
 

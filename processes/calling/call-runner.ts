@@ -1,6 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import { wasRefused, type Commands } from '../../commands/handler.ts';
 import { callDecider, callStream, type CallPlaced, type CallPlacement, type FailCall, type RecordCallResult } from '../../domain/call.ts';
+import { isSuppressed, suppressionDecider, suppressionStream } from '../../domain/suppression.ts';
 import type { AttemptOutcome } from '../../domain/campaign.ts';
 import type { BlobStore } from '../../infra/blobs/port.ts';
 import type { Clock } from '../../infra/clock/port.ts';
@@ -114,14 +115,17 @@ export class CallRunner implements ProcessManager<CallPlaced> {
 
   private async claim(placed: CallPlacement, causationId: string | null): Promise<boolean> {
     if (this.running.has(placed.call_id)) return false;
+    // The do-not-call list as it is now, the last moment before dialing: a number suppressed since the call was
+    // placed ends the call undialed (CallFailed number_suppressed), and the contact becomes final dnd.
+    const { state: suppressions } = await this.ports.commands.load(suppressionDecider, suppressionStream(placed.workspace_id));
     const claim = await this.ports.commands.handle(
       callDecider,
       callStream(placed.call_id),
-      { type: 'RecordCallDialingStarted', data: { at: this.now() } },
+      { type: 'RecordCallDialingStarted', facts: { suppressed: isSuppressed(suppressions, placed.contact.phone) }, data: { at: this.now() } },
       this.context(placed, causationId),
       { tolerate: CALL_MOVED_ON },
     );
-    if (!wasRefused(claim)) return true;
+    if (!wasRefused(claim) && claim.events[0]?.type === 'CallDialingStarted') return true;
     await this.finishFoundCall(placed.call_id, causationId);
     return false;
   }

@@ -68,6 +68,9 @@ export class CallSettlement {
  * our side interrupted counts as not reached: the customer may or may not have heard the phone ring.
  */
 export function outcomeOf(state: CallState): AttemptOutcome {
-  if (state.status === 'failed') return state.failure_reason === 'invalid_number' ? 'invalid_number' : 'carrier_error';
+  if (state.status === 'failed') {
+    if (state.failure_reason === 'number_suppressed') return 'suppressed';
+    return state.failure_reason === 'invalid_number' ? 'invalid_number' : 'carrier_error';
+  }
   return state.answered_at !== null ? 'connected' : 'no_answer';
 }

@@ -190,10 +190,15 @@ class Conversation {
     }
     if (input.audio && this.recording) this.recording.add('customer', input.startSeconds, input.audio);
     let text = input.text;
+    // Words the carrier knew (the sandbox's simulated customer) are exact; recognised ones are as sure as the recogniser.
+    let confidence = text === undefined ? 0 : 1;
     if (text === undefined && input.audio && this.dependencies.speech.recognize) {
-      text = (await this.dependencies.speech.recognize(input.audio, this.request.language)).text;
+      const recognised = await this.dependencies.speech.recognize(input.audio, this.request.language);
+      text = recognised.text;
+      confidence = recognised.confidence;
     }
     turn.text = text ?? '';
+    turn.confidence = Math.round(confidence * 100) / 100;
     if (turn.text.trim() === '') {
       turn.intent = null;
       return undefined;

@@ -113,7 +113,15 @@ export function webhookDispatcher(ports: DispatcherPorts, limits: QueueLimits = 
       stream,
       {
         type: 'RecordWebhookDeliveryAttempt',
-        data: { attempt: number, attempted_at: now.toISOString(), http_status: result.http_status, error: result.error, duration_ms: result.duration_ms },
+        data: {
+          attempt: number,
+          attempted_at: now.toISOString(),
+          http_status: result.http_status,
+          error: result.error,
+          duration_ms: result.duration_ms,
+          // The retry's delay counts from the end of the attempt (a slow receiver still gets the whole pause).
+          ended_at: clock.now().toISOString(),
+        },
       },
       { workspaceId: state.created.workspace_id, actor: ACTOR, now: clock.now() },
       // Recorded meanwhile (the same attempt ran twice: a replay and its retry), or the delivery was cancelled.

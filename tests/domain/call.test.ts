@@ -189,7 +189,7 @@ const placeSingle = (data: Partial<PlaceCall['data']> = {}, facts = placeableFac
 });
 
 test('PlaceCall of a single call: contact, language, variables, script found and enabled, then the do-not-call list', () => {
-  given(callDecider).when(placeSingle()).then([{ type: 'CallPlaced', data: { ...single, language: 'hi-IN' } }]);
+  given(callDecider).when(placeSingle()).then([{ type: 'CallPlaced', data: { ...single, language: 'hi-IN', variables: { amount: 5000, name: 'Asha', phone: '+919876500003' } } }]);
   given(callDecider).when(placeSingle({ contact: { phone: '98765', name: 'Asha' } })).thenThrows('invalid_parameter', { field: 'phone', provided: '98765' });
   given(callDecider).when(placeSingle({ contact: { phone: '+919876500003', name: ' ' } })).thenThrows('invalid_parameter', { field: 'name' });
   given(callDecider).when(placeSingle({ language: 'de-DE' })).thenThrows('invalid_parameter', { field: 'language', provided: 'de-DE' });
@@ -206,6 +206,17 @@ test('PlaceCall of a single call: contact, language, variables, script found and
 test('PlaceCall of a campaign call: the campaign checked its contact and script; a suppressed number is still refused', () => {
   given(callDecider).when({ type: 'PlaceCall', facts: { suppressed: false, script: null }, data: placedData }).then(placed);
   given(callDecider).when({ type: 'PlaceCall', facts: { suppressed: true, script: null }, data: placedData }).thenThrows('number_suppressed');
+});
+
+test('RecordCallDialingStarted with the number suppressed since placement: the call fails undialed, number_suppressed', () => {
+  given(callDecider, placed)
+    .when({ type: 'RecordCallDialingStarted', facts: { suppressed: true }, data: { at: '2026-03-02T04:00:01.000Z' } })
+    .then([
+      {
+        type: 'CallFailed',
+        data: { status: 'failed', reason: 'number_suppressed', detail: 'the number went on the do-not-call list before it was dialed', disposition: 'not_reachable', duration_seconds: 0, ended_at: '2026-03-02T04:00:01.000Z' },
+      },
+    ]);
 });
 
 test.run();

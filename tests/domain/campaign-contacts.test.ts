@@ -246,4 +246,13 @@ test('a 100,000-contact campaign folds and takes an outcome quickly (in-place ev
   assert.ok(elapsed < 1_000, `2,000 attempts took ${elapsed} ms`);
 });
 
+test('an attempt whose call was stopped as suppressed before dialing: the contact is final dnd (reason suppressed)', () => {
+  given(campaignDecider, [...started(), attemptStarted(0, 1)])
+    .when(outcome(0, 1, 'suppressed'))
+    .then([
+      { type: 'ContactAttemptEnded', data: { contact_index: 0, attempt: 1, call_id: callId(0, 1), outcome: 'suppressed', disposition: 'dnd', ended_at: at(3) } },
+      { type: 'ContactFinalized', data: { contact_index: 0, disposition: 'dnd', reason: 'suppressed', at: at(3) } },
+    ]);
+});
+
 test.run();

@@ -1,6 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import {
+  type RecordWebhookDeliveryAttempt,
   attemptDue,
   RETRY_DELAYS_MS,
   retryTimerId,
@@ -88,6 +89,16 @@ deliveries('the whole schedule: 1 min, 5 min, 30 min, 2 h, 8 h from each previou
   given(webhookDeliveryDecider, history)
     .when(attempt(6, at, 500))
     .then([failed(6, at, null), { type: 'WebhookDeliveryAbandoned', data: { abandoned_at: iso(at), attempts: 6 } }]);
+});
+
+deliveries('the delay counts from the end of the attempt: an attempt that ran to its 10 s deadline is retried a minute after it ended', () => {
+  const timedOut: RecordWebhookDeliveryAttempt = {
+    type: 'RecordWebhookDeliveryAttempt',
+    data: { attempt: 1, attempted_at: iso(t0), http_status: null, error: 'timeout', duration_ms: 10_000, ended_at: iso(t0 + 10_000) },
+  };
+  const [event] = webhookDeliveryDecider.decide(timedOut, fold(webhookDeliveryDecider, [created]));
+  assert.is(event!.type === 'WebhookDeliveryAttemptFailed' && event.data.next_attempt_at, iso(t0 + 10_000 + 60_000));
+  assert.not.ok('ended_at' in event!.data, 'the end is not recorded itself');
 });
 
 deliveries('given a retrying delivery, when the retry succeeds, then delivered', () => {

@@ -71,6 +71,18 @@ calls('POST: 201 in_progress with every field but duration_seconds; GET and the 
   assert.equal(Object.keys(item).sort(), LIST_FIELDS, 'list items carry exactly the spec\'s list fields');
 });
 
+calls('a single call says the contact\'s name: {name} in the script is the name it was placed for', async () => {
+  const placed = await api.post('/v1/calls', body({ name: 'Meera', language: 'en-IN' }));
+  assert.is(placed.status, 201, placed.text);
+  let transcript: any;
+  for (const started = Date.now(); Date.now() - started < 20_000; await new Promise((resolve) => setTimeout(resolve, 100))) {
+    transcript = (await api.get(`/v1/calls/${placed.body.id}/transcript`)).body;
+    if (transcript.status === 'completed') break;
+  }
+  assert.is(transcript.status, 'completed', JSON.stringify(transcript));
+  assert.match(transcript.transcript[0].text, 'Namaste Meera, this is Asha from Sahay Finance.');
+});
+
 calls('POST validation: phone, name, language, metadata, unknown fields', async () => {
   assert.equal(await invalid({ phone: '09876500003' }), { field: 'phone', provided: '09876500003', expected: E164_DESCRIPTION });
   assert.equal(await invalid({ name: ' ' }), { field: 'name', provided: ' ', expected: 'a non-empty string' });

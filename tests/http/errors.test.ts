@@ -4,7 +4,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createRouter, defineRoute } from '../../http/define-route.ts';
 import { fieldPath, safeProvided } from '../../http/errors.ts';
-import { MAX_BODY_BYTES } from '../../http/middleware/json-body.ts';
+import { MAX_BODY_BYTES, MAX_JSON_DEPTH } from '../../http/middleware/json-body.ts';
 import { inProcessApp } from '../support/app.ts';
 import { client, createWorkspace, startServer, type ApiClient, type TestServer } from '../support/server.ts';
 
@@ -104,6 +104,19 @@ e2e('bodies: missing or wrong Content-Type, malformed JSON, a non-object: 400 on
     assert.is(response.body.error.code, 'invalid_parameter');
     assert.equal(response.body.error.details, { field: 'body', provided, expected }, rawBody);
   }
+});
+
+e2e('JSON nested deeper than 64 levels is 400 on body, at any size (4,000 levels were a 500)', async () => {
+  for (const depth of [65, 4_000, 50_000]) {
+    const nested = `${'['.repeat(depth)}${']'.repeat(depth)}`;
+    for (const path of ['/v1/scripts', '/v1/transcription', '/v1/webhooks', '/v1/campaigns']) {
+      const response = await api.request('POST', path, { rawBody: `{"name": ${nested}}`, headers: { 'content-type': 'application/json' } });
+      assert.is(response.status, 400, `${path} at ${depth}`);
+      assert.equal(response.body.error.details, { field: 'body', provided: null, expected: `JSON nested at most ${MAX_JSON_DEPTH} levels deep` });
+    }
+  }
+  const shallow = await api.request('POST', '/v1/scripts', { rawBody: `{"name": ${'['.repeat(60)}${']'.repeat(60)}}`, headers: { 'content-type': 'application/json' } });
+  assert.is(shallow.body.error.details.field, 'name', 'within the limit, the schema answers');
 });
 
 e2e('the parse error never quotes the body', async () => {

@@ -72,4 +72,37 @@ operations('an API key sent as X-Request-Id is replaced, never echoed or logged'
   assert.not.match(server.output(), workspace.key);
 });
 
+operations('the access log masks an API key sent in the path and the phone numbers of suppression paths', async () => {
+  const workspace = await createWorkspace(server, 'Masked');
+  const api = client(server, workspace.key);
+  const inPath = await api.get(`/v1/scripts/${workspace.key}`, { headers: { 'x-request-id': 'key-in-path' } });
+  assert.is(inPath.status, 401);
+  const phone = await api.get(`/v1/suppressions/${encodeURIComponent('+919876543217')}`, { headers: { 'x-request-id': 'phone-in-path' } });
+  assert.is(phone.status, 404);
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  const lineOf = (id: string) => JSON.parse(server.output().split('\n').find((line) => line.includes(`"${id}"`))!) as { path: string };
+  assert.is(lineOf('key-in-path').path, '/v1/scripts/[redacted]');
+  assert.is(lineOf('phone-in-path').path, '/v1/suppressions/***17');
+  assert.not.match(server.output(), workspace.key);
+  assert.not.match(server.output(), '919876543217');
+});
+
+operations('with METRICS_TOKEN, /metrics and /ready need it as a bearer token; /health stays open', async () => {
+  const token = 'metrics-token-0123456789';
+  const guarded = await startServer({ env: { METRICS_TOKEN: token } });
+  try {
+    const anonymous = client(guarded);
+    for (const path of ['/metrics', '/ready']) {
+      const refused = await anonymous.get(path);
+      assert.is(refused.status, 401, path);
+      assert.equal(refused.body.error.code, 'unauthorized');
+      assert.is((await anonymous.get(path, { headers: { authorization: 'Bearer wrong-token-0123456789' } })).status, 401);
+      assert.is((await anonymous.get(path, { headers: { authorization: `Bearer ${token}` } })).status, 200, path);
+    }
+    assert.is((await anonymous.get('/health')).status, 200);
+  } finally {
+    await guarded.stop();
+  }
+});
+
 operations.run();

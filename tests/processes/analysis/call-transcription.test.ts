@@ -48,7 +48,7 @@ async function transcriptOf(callId: string, key = mine.key): Promise<{ status: n
 
 const TURNS: CallTurn[] = [
   { speaker: 'agent', text: 'Hello Ravi, your loan is due for renewal. Would you like to renew it?', start_seconds: 0.3, end_seconds: 4.1, step_id: 'offer' },
-  { speaker: 'customer', text: 'Yes, I want to renew my loan, thank you.', start_seconds: 4.7, end_seconds: 6.9, step_id: 'offer', intent: 'affirm' },
+  { speaker: 'customer', text: 'Yes, I want to renew my loan, thank you.', start_seconds: 4.7, end_seconds: 6.9, step_id: 'offer', intent: 'affirm', confidence: 0.82 },
   { speaker: 'customer', text: '[pressed 1]', start_seconds: 7.2, end_seconds: 7.4, step_id: 'offer', dtmf: '1', intent: 'affirm' },
   { speaker: 'agent', text: 'Thank you, an advisor will call you tomorrow.', start_seconds: 7.8, end_seconds: 10.2, step_id: 'confirm' },
 ];
@@ -102,7 +102,8 @@ test('an answered call gets job deterministicId(job, call_id) with the live conv
   assert.equal([body.call_id, body.job_id, body.language, body.duration_seconds], [callId, jobId, 'en-IN', 11]);
   assert.equal(body.transcript, [
     { speaker: 'agent', text: TURNS[0]!.text, start_time: 0.3, end_time: 4.1, confidence: 1 },
-    { speaker: 'customer', text: TURNS[1]!.text, start_time: 4.7, end_time: 6.9 },
+    // Every segment has a confidence (the spec lists it): the customer's is the recogniser's.
+    { speaker: 'customer', text: TURNS[1]!.text, start_time: 4.7, end_time: 6.9, confidence: 0.82 },
     { speaker: 'agent', text: TURNS[3]!.text, start_time: 7.8, end_time: 10.2, confidence: 1 },
   ]);
   assert.match(body.summary, /loan_renewal_interest|renew/i);

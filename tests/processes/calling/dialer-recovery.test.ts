@@ -4,6 +4,7 @@ import type { Runtime } from '../../../composition.ts';
 import { callDecider, callStream } from '../../../domain/call.ts';
 import { campaignDecider, campaignStream, contactTemplateValues } from '../../../domain/campaign.ts';
 import { deterministicId } from '../../../domain/shared/deterministic-id.ts';
+import { suppressionDecider, suppressionStream } from '../../../domain/suppression.ts';
 import { testRuntime } from '../../support/runtime.ts';
 import { calls, campaignAction, contact, createCampaign, createScript, createWorkspace, dialingRuntime, isCompleted, settled } from './dialing-support.ts';
 import { placeableFacts } from '../../support/call-facts.ts';
@@ -77,5 +78,41 @@ for (const checkpoints of ['before the crash state', 'past the crash state'] as 
     restarted.remove();
   });
 }
+
+test('a number suppressed after its call was placed and before it was dialed: the call fails undialed (number_suppressed), the contact is final dnd', async () => {
+  const first = testRuntime();
+  await first.runtime.start();
+  const { runtime } = first;
+  const workspaceId = await createWorkspace(runtime);
+  const scriptId = await createScript(runtime, workspaceId);
+  const campaignId = await createCampaign(runtime, workspaceId, scriptId, { contacts: [contact('03')] });
+  await campaignAction(runtime, workspaceId, campaignId, 'StartCampaign');
+  const now = runtime.clock.now();
+  const context = { workspaceId, actor: 'dialer', now };
+  const callId = deterministicId('cal', campaignId, 0, 1);
+  const { phone, name, ...variables } = contact('03');
+  await runtime.commands.handle(campaignDecider, campaignStream(campaignId), { type: 'StartContactAttempt', data: { contact_index: 0, attempt: 1, call_id: callId, at: now.toISOString() } }, context);
+  await runtime.commands.handle(callDecider, callStream(callId), {
+    type: 'PlaceCall',
+    facts: placeableFacts(),
+    data: {
+      call_id: callId, workspace_id: workspaceId, campaign_id: campaignId, contact_index: 0, attempt: 1, contact: { phone, name },
+      language: 'en-IN', script_id: scriptId, script_version: 1, variables: contactTemplateValues({ phone, name, variables }), recording_enabled: false, started_at: now.toISOString(),
+    },
+  }, context);
+  // The customer asked (through the API, say) not to be called, before the runner got to dial.
+  await runtime.commands.handle(suppressionDecider, suppressionStream(workspaceId), { type: 'SuppressNumber', data: { phone, source: 'api', at: now.toISOString() } }, context);
+  await runtime.close();
+
+  const restarted = dialingRuntime({ dataDir: first.dataDir });
+  await restarted.runtime.start();
+  const done = await settled(restarted.runtime, campaignId, isCompleted);
+  const [record] = await calls(restarted.runtime, campaignId);
+  assert.equal([record!.state.status, record!.state.failure_reason], ['failed', 'number_suppressed']);
+  assert.is(record!.events.filter((event) => event.type === 'CallDialingStarted').length, 0, 'never dialed');
+  assert.equal([done.contacts[0]!.status, done.contacts[0]!.disposition], ['final', 'dnd']);
+  await restarted.runtime.close();
+  restarted.remove();
+});
 
 test.run();

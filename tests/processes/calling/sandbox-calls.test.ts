@@ -40,6 +40,7 @@ for (const language of languages) {
       const reply = result.turns.find((turn) => turn.speaker === 'customer')!;
       assert.ok((language.replies[intent] as string[]).includes(reply.text), `${reply.text} is a ${language.code} ${intent} sample`);
       assert.is(reply.intent, intent);
+      assert.is(reply.confidence, 1, 'the sandbox gives the customer words: exact');
       assert.ok(result.ringSeconds >= 2 && result.ringSeconds <= 6);
       assert.is(result.turns[0]!.start_seconds, SANDBOX_TIMING.firstPromptDelaySeconds);
       for (let index = 1; index < result.turns.length; index++) {

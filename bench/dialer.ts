@@ -44,7 +44,8 @@ function contacts(count: number, offset: number) {
 }
 
 async function setUp(dataDir: string): Promise<{ runtime: Runtime; workspaceId: string; context: () => { workspaceId: string; actor: string; now: Date } }> {
-  const config = loadConfig({ DATA_DIR: dataDir, EVENTSTORE_SYNC: process.env.EVENTSTORE_SYNC ?? 'full' });
+  // Calls end at once on the clock (SANDBOX_SPEED): the bench measures the service, not the callees' talk time.
+  const config = loadConfig({ DATA_DIR: dataDir, EVENTSTORE_SYNC: process.env.EVENTSTORE_SYNC ?? 'full', SANDBOX_SPEED: process.env.SANDBOX_SPEED ?? '1000000000' });
   const runtime = createRuntime(config, createLogger('silent'), (rt) => (process.env.BENCH_ALL_PROCESSES === '1' ? allProcessManagers(rt) : createDialingProcesses(rt)));
   await runtime.start();
   const workspaceId = newId('ws');

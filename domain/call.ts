@@ -166,6 +166,15 @@ export interface RecordCallResult {
     recording?: CallRecording | null;
   };
 }
+/**
+ * The carrier knows how the call goes before the clock gets there (the sandbox simulates a whole call the moment it
+ * is dialed): its ending is kept until `due_at`, and the call stays in progress until then. The call runner records
+ * `command` when a durable timer fires at `due_at`.
+ */
+export interface HoldCallResult {
+  type: 'HoldCallResult';
+  data: { command: RecordCallResult | FailCall; due_at: string };
+}
 export interface StoreCallRecording {
   type: 'StoreCallRecording';
   data: { blob_key: string; duration_seconds: number; content_type: string };
@@ -184,6 +193,7 @@ export type CallCommand =
   | EndCall
   | FailCall
   | RecordCallResult
+  | HoldCallResult
   | StoreCallRecording
   | AssignCallTranscriptJob;
 
@@ -219,6 +229,7 @@ export type CallFailed = DomainEvent<
     started_at?: string;
   }
 >;
+export type CallResultHeld = DomainEvent<'CallResultHeld', HoldCallResult['data']>;
 export type CallRecordingStored = DomainEvent<'CallRecordingStored', { blob_key: string; duration_seconds: number; content_type: string }>;
 export type CallTranscriptJobAssigned = DomainEvent<'CallTranscriptJobAssigned', { job_id: string }>;
 
@@ -230,6 +241,7 @@ export type CallEvent =
   | CallEscalated
   | CallEnded
   | CallFailed
+  | CallResultHeld
   | CallRecordingStored
   | CallTranscriptJobAssigned;
 
@@ -251,6 +263,8 @@ export interface CallState {
   ended_at: string | null;
   recording_blob_key: string | null;
   transcript_job_id: string | null;
+  /** An ending known ahead of the clock (HoldCallResult), recorded when due. */
+  held: HoldCallResult['data'] | null;
 }
 
 export function initialCallState(): CallState {
@@ -267,6 +281,7 @@ export function initialCallState(): CallState {
     ended_at: null,
     recording_blob_key: null,
     transcript_job_id: null,
+    held: null,
   };
 }
 
@@ -292,6 +307,8 @@ export function evolveCall(state: CallState, event: CallEvent): CallState {
         ended_at: event.data.ended_at,
         failure_reason: event.type === 'CallFailed' ? event.data.reason : null,
       };
+    case 'CallResultHeld':
+      return { ...state, held: event.data };
     case 'CallRecordingStored':
       return { ...state, recording_blob_key: event.data.blob_key };
     case 'CallTranscriptJobAssigned':
@@ -362,6 +379,11 @@ export function decideCall(command: CallCommand, state: CallState): CallEvent[] 
       }
       return events;
     }
+    case 'HoldCallResult':
+      requireInProgress(state);
+      if (state.held !== null) throw alreadyDone('The call\'s ending is already held.', { due_at: state.held.due_at });
+      if (state.dialing_started_at === null) throw invalidState('Only a call being dialed has an ending to hold.', {});
+      return [{ type: 'CallResultHeld', data: command.data }];
     case 'StoreCallRecording':
       if (state.status !== 'completed' || state.answered_at === null) throw invalidState('Only a completed, answered call has a recording.', { status: state.status });
       if (!state.placed!.recording_enabled) throw invalidState('Recording was not enabled for this call.', {});

@@ -21,6 +21,8 @@ const configSchema = z.object({
   PUBLIC_BASE_URL: z.string().url().optional(),
   ALLOW_PRIVATE_TARGETS: booleanString.default(false),
   TELEPHONY: z.enum(['sandbox']).default('sandbox'),
+  /** The sandbox's calls end this many times faster than real time on the clock (1: real time). */
+  SANDBOX_SPEED: z.coerce.number().min(1).max(1e9).default(1),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).optional(),
   SPEECH_API_URL: z.string().url().optional(),
   SPEECH_API_KEY: z.string().optional(),

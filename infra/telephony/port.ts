@@ -73,5 +73,11 @@ export interface Telephony {
   readonly name: string;
   /** Whether prompts must carry synthesised audio (a real line). When false, text suffices (the sandbox). */
   readonly needsPromptAudio: boolean;
+  /**
+   * Seconds of the service clock per second of a call's own timeline: 1 on a real line (a call takes the time it
+   * takes); 1 / SANDBOX_SPEED in the sandbox, which simulates a whole call at once and whose calls then end that
+   * much later on the clock.
+   */
+  readonly timeScale: number;
   placeCall(request: PlaceCallRequest): Promise<PlaceCallResult>;
 }

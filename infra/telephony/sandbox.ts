@@ -24,6 +24,8 @@ export interface SandboxOptions {
   customerVoice?: CustomerVoice;
   /** How long an unanswered call rings before the carrier gives up. */
   noAnswerTimeoutSeconds?: number;
+  /** SANDBOX_SPEED: how many times faster than real time calls end on the clock (default 1: real time). */
+  speed?: number;
 }
 
 /** Timings of the simulated line, in seconds (documented in docs/calling.md). */
@@ -44,10 +46,12 @@ export const SANDBOX_TIMING = {
 export class SandboxTelephony implements Telephony {
   readonly name = 'sandbox';
   readonly needsPromptAudio = false;
+  readonly timeScale: number;
   private readonly noAnswerTimeoutSeconds: number;
 
   constructor(private readonly options: SandboxOptions) {
     this.noAnswerTimeoutSeconds = options.noAnswerTimeoutSeconds ?? SANDBOX_TIMING.noAnswerTimeoutSeconds;
+    this.timeScale = 1 / (options.speed ?? 1);
   }
 
   async placeCall(request: PlaceCallRequest): Promise<PlaceCallResult> {

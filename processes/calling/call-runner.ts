@@ -1,6 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import { wasRefused, type Commands } from '../../commands/handler.ts';
-import { callDecider, callStream, type CallPlaced, type CallPlacement, type FailCall, type RecordCallResult } from '../../domain/call.ts';
+import { callDecider, callStream, type CallPlaced, type CallPlacement, type CallState, type FailCall, type RecordCallResult } from '../../domain/call.ts';
+import { timerDecider, timerStream, type TimerEvent } from '../../domain/timer.ts';
 import { isSuppressed, suppressionDecider, suppressionStream } from '../../domain/suppression.ts';
 import type { AttemptOutcome } from '../../domain/campaign.ts';
 import type { BlobStore } from '../../infra/blobs/port.ts';
@@ -11,7 +12,7 @@ import { callsInProgress } from '../../projections/dialer.ts';
 import type { ProcessManager } from '../process-manager.ts';
 import { readModelsCaughtUp, type ReadModelsCatchUpPorts } from '../read-models-ready.ts';
 import type { CallSettlement } from './call-settlement.ts';
-import { callResultCommand } from './call-timeline.ts';
+import { planCallResult } from './call-timeline.ts';
 import type { ConversationEngine } from './conversation-engine.ts';
 import { attemptOutcomeOf } from './conversation-result.ts';
 import type { DialingSlots } from './dialing-slots.ts';
@@ -48,9 +49,15 @@ export interface CallRunnerPorts extends ReadModelsCatchUpPorts {
 /** Refusals a call runner expects: the call already claimed or ended (a replay, or recovery found it first). */
 const CALL_MOVED_ON = ['already_exists', 'invalid_state'];
 
-export class CallRunner implements ProcessManager<CallPlaced> {
+/** The durable timer that records a held ending when the clock reaches it. */
+export const CALL_END_TIMER_KIND = 'call-end';
+const callEndTimerId = (callId: string) => `call-end-${callId}`;
+
+type CallRunnerEvent = CallPlaced | Extract<TimerEvent, { type: 'TimerFired' }>;
+
+export class CallRunner implements ProcessManager<CallRunnerEvent> {
   readonly name = 'calling-call-runner';
-  readonly eventTypes = ['CallPlaced'] as const;
+  readonly eventTypes = ['CallPlaced', 'TimerFired'] as const;
   private readonly limit: ConcurrencyLimit;
   private readonly running = new Map<string, Promise<void>>();
 
@@ -61,6 +68,8 @@ export class CallRunner implements ProcessManager<CallPlaced> {
       scripts: ScriptVersions;
       slots: DialingSlots;
       settlement: CallSettlement;
+      /** Clock seconds per second of a call (Telephony.timeScale): the sandbox's calls end ahead of the clock. */
+      timeScale: number;
       maxCallsInFlight?: number;
     },
   ) {
@@ -77,6 +86,10 @@ export class CallRunner implements ProcessManager<CallPlaced> {
       if (state.dialing_started_at === null && state.status === 'in_progress') {
         // Never claimed although the runner moved past it (its handler gave up): nobody has dialed it yet.
         await this.runPlaced(state.placed, null);
+      } else if (state.held !== null && state.status === 'in_progress') {
+        // Its ending is known and waits for the clock: make sure the timer that records it exists.
+        this.dependencies.slots.hold(state.placed.workspace_id, row.call_id);
+        await this.scheduleEnd(state.placed, state.held.due_at, null);
       } else {
         await this.finishFoundCall(row.call_id, null);
       }
@@ -88,8 +101,12 @@ export class CallRunner implements ProcessManager<CallPlaced> {
     await Promise.allSettled([...this.running.values()]);
   }
 
-  handle(event: Recorded<CallPlaced>): Promise<void> {
-    return this.runPlaced(event.data, event.id);
+  async handle(event: Recorded<CallRunnerEvent>): Promise<void> {
+    if (event.type === 'CallPlaced') return this.runPlaced(event.data, event.id);
+    if (event.data.kind !== CALL_END_TIMER_KIND) return;
+    const callId = event.data.payload.call_id;
+    if (typeof callId !== 'string') throw new Error('a call-end timer without its call');
+    await this.recordHeld(callId, event.id);
   }
 
   /** Resolves once the call is claimed and running (or found already claimed or ended and dealt with). */
@@ -97,37 +114,39 @@ export class CallRunner implements ProcessManager<CallPlaced> {
     this.dependencies.slots.hold(placed.workspace_id, placed.call_id);
     return new Promise<void>((resolve, reject) => {
       void this.limit.run(async () => {
-        let claimed: boolean;
+        let dialingStartedAt: Date | null;
         try {
-          claimed = await this.claim(placed, causationId);
+          dialingStartedAt = await this.claim(placed, causationId);
         } catch (error) {
           reject(error);
           return;
         }
         resolve();
-        if (!claimed) return;
-        const call = this.converse(placed, causationId).finally(() => this.running.delete(placed.call_id));
+        if (dialingStartedAt === null) return;
+        const call = this.converse(placed, causationId, dialingStartedAt).finally(() => this.running.delete(placed.call_id));
         this.running.set(placed.call_id, call);
         await call;
       });
     });
   }
 
-  private async claim(placed: CallPlacement, causationId: string | null): Promise<boolean> {
-    if (this.running.has(placed.call_id)) return false;
+  /** Claims the call before dialing it: when dialing began, or null when it is not ours to dial. */
+  private async claim(placed: CallPlacement, causationId: string | null): Promise<Date | null> {
+    if (this.running.has(placed.call_id)) return null;
+    const at = this.ports.clock.now();
     // The do-not-call list as it is now, the last moment before dialing: a number suppressed since the call was
     // placed ends the call undialed (CallFailed number_suppressed), and the contact becomes final dnd.
     const { state: suppressions } = await this.ports.commands.load(suppressionDecider, suppressionStream(placed.workspace_id));
     const claim = await this.ports.commands.handle(
       callDecider,
       callStream(placed.call_id),
-      { type: 'RecordCallDialingStarted', facts: { suppressed: isSuppressed(suppressions, placed.contact.phone) }, data: { at: this.now() } },
+      { type: 'RecordCallDialingStarted', facts: { suppressed: isSuppressed(suppressions, placed.contact.phone) }, data: { at: at.toISOString() } },
       this.context(placed, causationId),
       { tolerate: CALL_MOVED_ON },
     );
-    if (!wasRefused(claim) && claim.events[0]?.type === 'CallDialingStarted') return true;
+    if (!wasRefused(claim) && claim.events[0]?.type === 'CallDialingStarted') return at;
     await this.finishFoundCall(placed.call_id, causationId);
-    return false;
+    return null;
   }
 
   /** A call this process is not running: claimed by an earlier life of the process, or already ended. */
@@ -135,6 +154,11 @@ export class CallRunner implements ProcessManager<CallPlaced> {
     if (this.running.has(callId)) return;
     const { state } = await this.ports.commands.load(callDecider, callStream(callId));
     if (!state.placed) return;
+    if (state.status === 'in_progress' && state.held !== null) {
+      // Not interrupted: its ending is known and recorded when due.
+      await this.scheduleEnd(state.placed, state.held.due_at, causationId);
+      return;
+    }
     if (state.status === 'in_progress') {
       const failure: FailCall = {
         type: 'FailCall',
@@ -145,8 +169,9 @@ export class CallRunner implements ProcessManager<CallPlaced> {
     await this.dependencies.settlement.settle(callId, { causationId });
   }
 
-  private async converse(placed: CallPlacement, causationId: string | null): Promise<void> {
+  private async converse(placed: CallPlacement, causationId: string | null, dialingStartedAt: Date): Promise<void> {
     const { engine, scripts, settlement } = this.dependencies;
+    let endsAt = this.ports.clock.now();
     let command: RecordCallResult | FailCall;
     let outcome: AttemptOutcome;
     try {
@@ -160,7 +185,9 @@ export class CallRunner implements ProcessManager<CallPlaced> {
         variables: placed.variables,
         recording: placed.recording_enabled,
       });
-      command = callResultCommand(result, this.ports.clock.now());
+      const planned = planCallResult(result, dialingStartedAt, this.dependencies.timeScale);
+      command = planned.command;
+      endsAt = planned.endsAt;
       if (result.recording && command.type === 'RecordCallResult') {
         const blobKey = recordingBlobKey(placed.call_id);
         // The blob first: once the event says there is a recording, it must be there to download.
@@ -179,12 +206,44 @@ export class CallRunner implements ProcessManager<CallPlaced> {
       outcome = 'carrier_error';
     }
     try {
+      if (endsAt.getTime() > this.ports.clock.now().getTime()) {
+        // The sandbox knows the ending before the clock gets there: the call stays in progress until then.
+        await this.ports.commands.handle(
+          callDecider,
+          callStream(placed.call_id),
+          { type: 'HoldCallResult', data: { command, due_at: endsAt.toISOString() } },
+          this.context(placed, causationId),
+          { tolerate: CALL_MOVED_ON },
+        );
+        await this.scheduleEnd(placed, endsAt.toISOString(), causationId);
+        return;
+      }
       await this.ports.commands.handle(callDecider, callStream(placed.call_id), command, this.context(placed, causationId), { tolerate: CALL_MOVED_ON });
       await settlement.settle(placed.call_id, { outcome, causationId });
     } catch (error) {
       // The store is gone (shutdown): recovery on the next start finds the call claimed and unfinished.
       this.ports.logger.error({ err: error, call_id: placed.call_id }, 'could not record the result of a call');
     }
+  }
+
+  /** A durable timer at the held ending's time (its id is the call's: scheduling it again changes nothing). */
+  private async scheduleEnd(placed: CallPlacement, dueAt: string, causationId: string | null): Promise<void> {
+    const timerId = callEndTimerId(placed.call_id);
+    await this.ports.commands.handle(
+      timerDecider,
+      timerStream(timerId),
+      { type: 'ScheduleTimer', timerId, kind: CALL_END_TIMER_KIND, dueAt: new Date(dueAt), payload: { call_id: placed.call_id } },
+      this.context(placed, causationId),
+    );
+  }
+
+  /** The held ending of a call, recorded now that its time has come; then the follow-ups. */
+  private async recordHeld(callId: string, causationId: string | null): Promise<void> {
+    const { state } = await this.ports.commands.load(callDecider, callStream(callId));
+    const placed = state.placed;
+    if (placed === null || !isHeld(state)) return;
+    await this.ports.commands.handle(callDecider, callStream(callId), state.held!.command, this.context(placed, causationId), { tolerate: CALL_MOVED_ON });
+    await this.dependencies.settlement.settle(callId, { causationId });
   }
 
   private context(placed: CallPlacement, causationId: string | null) {
@@ -194,6 +253,10 @@ export class CallRunner implements ProcessManager<CallPlaced> {
   private now(): string {
     return this.ports.clock.now().toISOString();
   }
+}
+
+function isHeld(state: CallState): boolean {
+  return state.status === 'in_progress' && state.held !== null;
 }
 
 function errorMessage(error: unknown): string {

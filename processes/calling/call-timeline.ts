@@ -1,18 +1,23 @@
 import type { FailCall, RecordCallResult } from '../../domain/call.ts';
 import { callCommandFor, type ConversationResult } from './conversation-result.ts';
 
+export interface CallTimeline {
+  /** The call's ending, timed on the clock. */
+  command: RecordCallResult | FailCall;
+  /** When the call ends on the clock: its ending is recorded then, not before. */
+  endsAt: Date;
+}
+
 /**
- * Where a finished conversation sits on the clock. A carrier that runs in real time ends a call when the clock
- * says so. The sandbox runs a whole call the moment it is placed (a campaign of a thousand contacts finishes in
- * seconds), so its timeline is laid back from the instant the result is recorded: the call ends `now`, was
- * answered `talk` seconds before, and began dialing `ring` seconds before that. Durations stay those of the
- * audio, and no timestamp lies ahead of the clock (with CLOCK=manual the clock does not move while calls run).
- * The timeline's start then differs from CallPlaced's `started_at` (the moment the call was requested) and is
- * carried on the end event.
+ * Where a finished conversation sits on the clock. Dialing began when the call runner claimed the call (after it
+ * was placed), and each second of the conversation's own timeline takes `timeScale` seconds of clock: 1 on a real
+ * line, where the conversation has just ended; 1 / SANDBOX_SPEED in the sandbox, which simulates the whole call at
+ * once, so its answer and end lie ahead of the clock and the call stays in progress until `endsAt` (the runner holds
+ * the ending and records it on a durable timer). Durations (`duration_seconds`, the recording) stay those of the
+ * conversation; only the instants are scaled.
  */
-export function callResultCommand(result: ConversationResult, endedAt: Date): RecordCallResult | FailCall {
-  const lengthMs = Math.round((result.ringSeconds + result.talkSeconds) * 1000);
-  const startedAt = new Date(endedAt.getTime() - lengthMs);
-  const command = callCommandFor(result, startedAt);
-  return { ...command, data: { ...command.data, started_at: startedAt.toISOString() } } as RecordCallResult | FailCall;
+export function planCallResult(result: ConversationResult, dialingStartedAt: Date, timeScale: number): CallTimeline {
+  const command = callCommandFor(result, dialingStartedAt, timeScale);
+  const endsAt = new Date(dialingStartedAt.getTime() + Math.round((result.ringSeconds + result.talkSeconds) * 1000 * timeScale));
+  return { command: { ...command, data: { ...command.data, started_at: dialingStartedAt.toISOString() } } as RecordCallResult | FailCall, endsAt };
 }

@@ -28,9 +28,12 @@ export interface ConversationResult {
   recording: { wav: Buffer; durationSeconds: number; sampleRate: number } | null;
 }
 
-/** When things happened, given the instant dialing began. */
-export function conversationTimes(result: ConversationResult, startedAt: Date) {
-  const at = (seconds: number) => new Date(startedAt.getTime() + Math.round(seconds * 1000)).toISOString();
+/**
+ * When things happened, given the instant dialing began and the clock seconds one second of the call takes
+ * (`timeScale`, see Telephony).
+ */
+export function conversationTimes(result: ConversationResult, startedAt: Date, timeScale = 1) {
+  const at = (seconds: number) => new Date(startedAt.getTime() + Math.round(seconds * 1000 * timeScale)).toISOString();
   return {
     answeredAt: result.answered ? at(result.ringSeconds) : null,
     endedAt: at(result.ringSeconds + result.talkSeconds),
@@ -39,8 +42,8 @@ export function conversationTimes(result: ConversationResult, startedAt: Date) {
 }
 
 /** The call aggregate's command for a finished run. */
-export function callCommandFor(result: ConversationResult, startedAt: Date): RecordCallResult | FailCall {
-  const times = conversationTimes(result, startedAt);
+export function callCommandFor(result: ConversationResult, startedAt: Date, timeScale = 1): RecordCallResult | FailCall {
+  const times = conversationTimes(result, startedAt, timeScale);
   if (result.failure) {
     return { type: 'FailCall', data: { reason: result.failure.reason, detail: result.failure.detail, ended_at: times.endedAt } };
   }

@@ -26,6 +26,7 @@ export function createDialingProcesses(ports: DialingPorts, options: { maxCallsI
     scripts: new ScriptVersions(ports.store),
     slots,
     settlement,
+    timeScale: ports.telephony.timeScale,
     maxCallsInFlight: options.maxCallsInFlight,
   });
   return [runner, new Dialer(ports, { slots, settlement })];

@@ -84,7 +84,8 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
     const logFd = options.logFile ? openSync(options.logFile, 'a') : undefined;
     child = spawn(process.execPath, ['--import', 'tsx', 'main.ts'], {
       cwd: projectDirectory,
-      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', EVENTSTORE_SYNC: 'normal', ...options.env },
+      // Sandbox calls end at once on the clock unless a test sets SANDBOX_SPEED (1: real time).
+      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', EVENTSTORE_SYNC: 'normal', SANDBOX_SPEED: '1000000', ...options.env },
       stdio: logFd === undefined ? ['ignore', 'pipe', 'pipe'] : ['ignore', logFd, logFd],
     });
     if (logFd !== undefined) closeSync(logFd);

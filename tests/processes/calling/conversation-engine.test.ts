@@ -18,6 +18,7 @@ function scriptedLine(replies: Reply[], outcome: PlaceCallResult['outcome'] = 'a
   return {
     name: 'fake',
     needsPromptAudio: false,
+    timeScale: 1,
     prompts,
     async placeCall() {
       if (outcome !== 'answered') return { outcome, ringSeconds: 30 };
@@ -155,7 +156,7 @@ test('not answered: no turns, not_reachable, duration 0; invalid number fails', 
 });
 
 test('a carrier that throws while placing the call is a carrier_error failure', async () => {
-  const broken: Telephony = { name: 'broken', needsPromptAudio: false, placeCall: () => Promise.reject(new Error('trunk down')) };
+  const broken: Telephony = { name: 'broken', needsPromptAudio: false, timeScale: 1, placeCall: () => Promise.reject(new Error('trunk down')) };
   const result = await engineFor(broken).run(request);
   assert.equal(result.failure, { reason: 'carrier_error', detail: 'trunk down' });
 });

@@ -13,8 +13,8 @@ import { eventually, testRuntime } from '../../support/runtime.ts';
 import { scripts } from './fixtures.ts';
 
 /** A runtime on a temporary DATA_DIR with the calling module's process managers (and only those). */
-export function dialingRuntime(options: { dataDir?: string } = {}) {
-  return testRuntime({ dataDir: options.dataDir, processes: (runtime) => createDialingProcesses(runtime) });
+export function dialingRuntime(options: { dataDir?: string; environment?: Record<string, string> } = {}) {
+  return testRuntime({ dataDir: options.dataDir, environment: options.environment, processes: (runtime) => createDialingProcesses(runtime) });
 }
 
 const context = (runtime: Runtime, workspaceId: string) => ({ workspaceId, actor: 'test', now: runtime.clock.now() });

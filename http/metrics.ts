@@ -31,36 +31,21 @@ export class HttpMetrics {
         for (const status of await sources.projections.status()) this.set({ projection: status.name }, status.lag);
       },
     });
-    new Gauge({
-      name: 'process_manager_backlog_events',
-      help: 'Events not yet handled by each process manager.',
-      labelNames: ['process'],
-      registers: [this.registry],
-      async collect() {
-        this.reset();
-        for (const status of await sources.processes.status()) this.set({ process: status.name }, status.backlog);
-      },
-    });
-    new Gauge({
-      name: 'process_manager_retries',
-      help: 'Retries of infrastructure failures by each process manager since start (a rising value is an outage).',
-      labelNames: ['process'],
-      registers: [this.registry],
-      async collect() {
-        this.reset();
-        for (const status of await sources.processes.status()) this.set({ process: status.name }, status.retries);
-      },
-    });
-    new Gauge({
-      name: 'process_dead_letters',
-      help: 'Events a process manager set aside for a logic failure, not yet retried successfully (cli processes dead-letters).',
-      labelNames: ['process'],
-      registers: [this.registry],
-      async collect() {
-        this.reset();
-        for (const status of await sources.processes.status()) this.set({ process: status.name }, status.dead_letters);
-      },
-    });
+    // One gauge per figure of the process managers' status, labelled by manager.
+    const processGauge = (name: string, help: string, figure: (status: ProcessStatus) => number) =>
+      new Gauge({
+        name,
+        help,
+        labelNames: ['process'],
+        registers: [this.registry],
+        async collect() {
+          this.reset();
+          for (const status of await sources.processes.status()) this.set({ process: status.name }, figure(status));
+        },
+      });
+    processGauge('process_manager_backlog_events', 'Events not yet handled by each process manager.', (status) => status.backlog);
+    processGauge('process_manager_retries', 'Retries of infrastructure failures by each process manager since start (a rising value is an outage).', (status) => status.retries);
+    processGauge('process_dead_letters', 'Events a process manager set aside for a logic failure, not yet retried successfully (cli processes dead-letters).', (status) => status.dead_letters);
     new Gauge({
       name: 'timers_pending',
       help: 'Durable timers scheduled and not yet fired or cancelled.',

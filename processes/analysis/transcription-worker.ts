@@ -12,7 +12,7 @@ import { unfinishedTranscriptionJobs } from '../../projections/transcription-job
 import type { ProcessManager } from '../process-manager.ts';
 import { readModelsCaughtUp, type ReadModelsCatchUpPorts } from '../read-models-ready.ts';
 import { analyseJob } from './analyse-job.ts';
-import { DEFAULT_MAX_AUDIO_BYTES, DEFAULT_MAX_AUDIO_SECONDS } from './download-audio.ts';
+import { DEFAULT_MAX_AUDIO_BYTES, DEFAULT_MAX_AUDIO_SECONDS, type DownloadDeadlines } from './download-audio.ts';
 import { JobFailure } from './job-failure.ts';
 
 export const TRANSCRIPTION_WORKER = 'transcription-worker';
@@ -40,6 +40,8 @@ export interface TranscriptionWorkerOptions {
   maxAudioBytes?: number;
   /** Default 4 hours. */
   maxAudioSeconds?: number;
+  /** Default: the whole download within 30 minutes, at least 32 KB/s on average after 30 s (tests make them small). */
+  downloadDeadlines?: DownloadDeadlines;
 }
 
 /** The job events the worker reacts to. */
@@ -68,6 +70,7 @@ export function createTranscriptionWorker(ports: TranscriptionWorkerPorts, optio
     workDirectory: join(config.dataDirectory, 'tmp', 'transcription'),
     maxAudioBytes: options.maxAudioBytes ?? DEFAULT_MAX_AUDIO_BYTES,
     maxAudioSeconds: options.maxAudioSeconds ?? DEFAULT_MAX_AUDIO_SECONDS,
+    downloadDeadlines: options.downloadDeadlines,
     logger,
   };
   const pool = new ConcurrencyLimit(concurrency);

@@ -73,7 +73,7 @@ export async function downloadAudio(url: string, path: string, options: Download
         signal,
       });
     } catch (error) {
-      if (pastDeadline()) throw tooSlow();
+      if (signal.aborted) throw pastDeadline() ? tooSlow() : error;
       if (error instanceof OutboundTargetRefused) throw new JobFailure('audio_url_not_allowed', `the audio_url was refused: ${error.message}`);
       throw new JobFailure('audio_unreachable', `the audio_url could not be fetched: ${describeNetworkError(error)}`);
     }

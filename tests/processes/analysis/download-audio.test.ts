@@ -91,7 +91,8 @@ test('the deadline covers the wait for the response headers (the connect timeout
 
 test('after the grace period, an average below the minimum rate fails with download_too_slow, long before the deadline', async () => {
   const outcome = await attempt('/trickle', { slowGraceMs: 300, minBytesPerSecond: 16 * 1024 });
-  assertTooSlow(outcome.error, /sent \d+ bytes\/s on average over 0\.3 s, below the minimum of 16 KB\/s/);
+  // Checked when the grace period ends (a loaded machine may run the timer a little late).
+  assertTooSlow(outcome.error, /sent \d+ bytes\/s on average over 0\.\d s, below the minimum of 16 KB\/s/);
   assert.ok(outcome.ms >= 280 && outcome.ms < 2_000, `${outcome.ms} ms`);
 });
 

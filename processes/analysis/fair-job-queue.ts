@@ -24,11 +24,12 @@ export interface QueuedJob<Lane extends string> {
  * one slot cannot reserve anything: there a workspace's job waits for the running one to end (which the
  * download deadlines bound).
  *
- * Why not half the lane (ceil(size/2))? Against one busy neighbour it protects no better (the others share the
- * slot it leaves, then any slot freed, by rule 2 first), and a server with a single workspace, the common
- * self-hosted case, would idle half its cores. Why not "the last free slot only when nobody else waits"? In a
- * quiet moment a workspace could take every slot, and the next workspace to submit would wait for one of its
- * jobs to end: up to the download deadline plus the recognition of a 4-hour recording.
+ * Why not half the lane (ceil(size/2))? It gives the same guarantee and leaves the others more slots, but a
+ * server with a single workspace, the common self-hosted case, would idle half its cores; with all but one, the
+ * others share the slot left, and by rule 2 get every slot that frees while they run fewer.
+ * Why not "the last free slot only when nobody else waits"? In a quiet moment a workspace could take every slot,
+ * and the next workspace to submit would wait for one of its jobs to end: up to the download deadline plus the
+ * recognition of a 4-hour recording.
  */
 export function workspaceCap(laneSize: number): number {
   return laneSize >= 2 ? laneSize - 1 : 1;

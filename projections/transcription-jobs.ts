@@ -136,7 +136,7 @@ interface Queries {
   document: Statement<[string, string], { document: string }>;
   page: Statement<[string, string, string, number, number], { list_item: string }>;
   count: Statement<[string, string, string], { total: number }>;
-  unfinished: Statement<[], { job_id: string; workspace_id: string; status: string; attempts: number }>;
+  unfinished: Statement<[], { job_id: string; workspace_id: string; status: string; attempts: number; has_transcript: 0 | 1 }>;
 }
 
 const prepared = new WeakMap<Database, Queries>();
@@ -152,7 +152,11 @@ function queries(db: Database): Queries {
          ORDER BY created_at DESC, job_id DESC LIMIT (? + 0) OFFSET (? + 0)`,
       ),
       count: db.prepare("SELECT COUNT(*) AS total FROM transcription_jobs WHERE workspace_id = ? AND (? = '' OR status = ?)"),
-      unfinished: db.prepare("SELECT job_id, workspace_id, status, attempts FROM transcription_jobs WHERE status IN ('pending', 'processing') ORDER BY created_at, job_id"),
+      // Whether a transcript was submitted (no audio_url): read from the stored submission, so the table is unchanged.
+      unfinished: db.prepare(
+        `SELECT job_id, workspace_id, status, attempts, json_type(submitted, '$.transcript') = 'array' AS has_transcript
+         FROM transcription_jobs WHERE status IN ('pending', 'processing') ORDER BY created_at, job_id`,
+      ),
     };
     prepared.set(db, statements);
   }
@@ -173,7 +177,16 @@ export function listTranscriptionJobs(db: Database, workspaceId: string, status:
   };
 }
 
+export interface UnfinishedTranscriptionJob {
+  job_id: string;
+  workspace_id: string;
+  status: string;
+  attempts: number;
+  /** A transcript was submitted instead of an audio_url: no download, no recognition. */
+  has_transcript: boolean;
+}
+
 /** Jobs not yet completed or failed, oldest first: what the worker resumes after a restart. */
-export function unfinishedTranscriptionJobs(db: Database): Array<{ job_id: string; workspace_id: string; status: string; attempts: number }> {
-  return queries(db).unfinished.all();
+export function unfinishedTranscriptionJobs(db: Database): UnfinishedTranscriptionJob[] {
+  return queries(db).unfinished.all().map((row) => ({ ...row, has_transcript: row.has_transcript === 1 }));
 }

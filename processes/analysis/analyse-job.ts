@@ -9,7 +9,7 @@ import { AudioDecodeError, AudioTooLongError, UnsupportedFormatError } from '../
 import { SpeechApiError } from '../../infra/speech/openai-compatible.ts';
 import { LanguageNotSupportedError, type SpeechRecognizer } from '../../infra/speech/port.ts';
 import { transcribeAudioFile } from '../../infra/speech/transcribe.ts';
-import { downloadAudio } from './download-audio.ts';
+import { downloadAudio, type DownloadDeadlines } from './download-audio.ts';
 import { JobFailure } from './job-failure.ts';
 
 export interface AnalysisDependencies {
@@ -20,6 +20,8 @@ export interface AnalysisDependencies {
   workDirectory: string;
   maxAudioBytes: number;
   maxAudioSeconds: number;
+  /** How long a download may take (defaults in download-audio.ts). */
+  downloadDeadlines?: DownloadDeadlines;
   logger: Logger;
 }
 
@@ -59,6 +61,7 @@ async function recognise(
       policy: dependencies.policy,
       maxBytes: dependencies.maxAudioBytes,
       maxDurationSeconds: dependencies.maxAudioSeconds,
+      ...dependencies.downloadDeadlines,
       signal,
       onProgress: (received, total) => logger.info({ job_id: job.job_id, received_bytes: received, total_bytes: total }, 'downloading audio'),
     });

@@ -5,6 +5,7 @@
 export const JOB_ERROR_CODES = [
   'audio_url_not_allowed',
   'audio_unreachable',
+  'download_too_slow',
   'audio_too_large',
   'audio_too_long',
   'unsupported_format',

@@ -6,19 +6,34 @@ import { transcriptionJobDecider, transcriptionJobStream, type TranscriptionJobC
 import type { Analyzer } from '../../infra/analysis/port.ts';
 import type { Clock } from '../../infra/clock/port.ts';
 import type { Config } from '../../infra/config.ts';
-import { ConcurrencyLimit } from '../../infra/speech/concurrency-limit.ts';
 import type { SpeechRecognizer } from '../../infra/speech/port.ts';
 import { unfinishedTranscriptionJobs } from '../../projections/transcription-jobs.ts';
 import type { ProcessManager } from '../process-manager.ts';
 import { readModelsCaughtUp, type ReadModelsCatchUpPorts } from '../read-models-ready.ts';
 import { analyseJob } from './analyse-job.ts';
-import { DEFAULT_MAX_AUDIO_BYTES, DEFAULT_MAX_AUDIO_SECONDS } from './download-audio.ts';
+import { DEFAULT_MAX_AUDIO_BYTES, DEFAULT_MAX_AUDIO_SECONDS, type DownloadDeadlines } from './download-audio.ts';
+import { FairJobQueue, type QueuedJob } from './fair-job-queue.ts';
 import { JobFailure } from './job-failure.ts';
 
 export const TRANSCRIPTION_WORKER = 'transcription-worker';
 
 /** Attempts a job gets when the process dies under it; after the last one it fails as `processing_interrupted`. */
 export const DEFAULT_MAX_ATTEMPTS = 3;
+
+/**
+ * Slots of the transcript lane. Its jobs need no download and no recognition (milliseconds of analysis on the
+ * event loop), so two are plenty; two, not one, so that the per-workspace cap (fair-job-queue.ts) keeps one for
+ * another workspace while a workspace floods the lane.
+ */
+export const DEFAULT_TRANSCRIPT_CONCURRENCY = 2;
+
+/** Jobs run in two lanes with their own slots: a submitted transcript never waits behind audio. */
+export type JobLane = 'audio' | 'transcript';
+
+/** A job with a submitted transcript needs no download and no recognition: the transcript lane. */
+export function jobLane(job: { transcript: readonly unknown[] | null }): JobLane {
+  return job.transcript !== null ? 'transcript' : 'audio';
+}
 
 export interface TranscriptionWorkerPorts extends ReadModelsCatchUpPorts {
   commands: Commands;
@@ -33,13 +48,17 @@ export interface TranscriptionWorkerPorts extends ReadModelsCatchUpPorts {
 }
 
 export interface TranscriptionWorkerOptions {
-  /** Jobs run at once; default WORKER_CONCURRENCY, else the number of cores. */
+  /** Audio jobs run at once (the audio lane); default WORKER_CONCURRENCY, else the number of cores. */
   concurrency?: number;
+  /** Transcript jobs run at once (the transcript lane); default DEFAULT_TRANSCRIPT_CONCURRENCY. */
+  transcriptConcurrency?: number;
   maxAttempts?: number;
   /** Default 500 MB (tests make it small). */
   maxAudioBytes?: number;
   /** Default 4 hours. */
   maxAudioSeconds?: number;
+  /** Default: the whole download within 30 minutes, at least 32 KB/s on average after 30 s (tests make them small). */
+  downloadDeadlines?: DownloadDeadlines;
 }
 
 /** The job events the worker reacts to. */
@@ -47,9 +66,12 @@ type SubmittedJob = Extract<TranscriptionJobEvent, { type: 'TranscriptionJobSubm
 
 /**
  * Runs transcription jobs. The process manager's loop only queues a submitted job and moves on (a job may take
- * minutes; the event log must not wait for it), and a bounded pool runs the queue. Each run is an attempt on the
- * job's stream: `StartTranscriptionJob {attempt}` first, then `CompleteTranscriptionJob` or
- * `FailTranscriptionJob` for that attempt.
+ * minutes; the event log must not wait for it), and a fair queue (fair-job-queue.ts) chooses what runs: jobs
+ * with an audio_url in the audio lane (`concurrency` slots), jobs with a submitted transcript in the transcript
+ * lane (`transcriptConcurrency` slots), each workspace with its own queue in each lane, so one workspace's slow
+ * downloads or flood of jobs cannot keep another's waiting. Each run is an attempt on the job's stream:
+ * `StartTranscriptionJob {attempt}` first, then `CompleteTranscriptionJob` or `FailTranscriptionJob` for that
+ * attempt.
  *
  * Restarts: the checkpoint has moved past the submissions of jobs that were queued or running when the process
  * stopped, so on start the worker waits until the read models have caught up with the event store and queues
@@ -60,6 +82,7 @@ type SubmittedJob = Extract<TranscriptionJobEvent, { type: 'TranscriptionJobSubm
 export function createTranscriptionWorker(ports: TranscriptionWorkerPorts, options: TranscriptionWorkerOptions = {}): ProcessManager<SubmittedJob> & { idle(): Promise<void> } {
   const { config, logger, commands, clock } = ports;
   const concurrency = options.concurrency ?? config.WORKER_CONCURRENCY ?? availableParallelism();
+  const transcriptConcurrency = options.transcriptConcurrency ?? DEFAULT_TRANSCRIPT_CONCURRENCY;
   const maxAttempts = options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
   const dependencies = {
     recognizer: ports.recognizer,
@@ -68,11 +91,11 @@ export function createTranscriptionWorker(ports: TranscriptionWorkerPorts, optio
     workDirectory: join(config.dataDirectory, 'tmp', 'transcription'),
     maxAudioBytes: options.maxAudioBytes ?? DEFAULT_MAX_AUDIO_BYTES,
     maxAudioSeconds: options.maxAudioSeconds ?? DEFAULT_MAX_AUDIO_SECONDS,
+    downloadDeadlines: options.downloadDeadlines,
     logger,
   };
-  const pool = new ConcurrencyLimit(concurrency);
+  const queue = new FairJobQueue<JobLane>({ transcript: transcriptConcurrency, audio: concurrency });
   const lifetime = new AbortController();
-  const queued = new Set<string>();
   const inFlight = new Set<Promise<void>>();
   let recovery: Promise<void> = Promise.resolve();
 
@@ -102,7 +125,7 @@ export function createTranscriptionWorker(ports: TranscriptionWorkerPorts, optio
     // Another worker (or an earlier run of this one) started it: not ours to run.
     if (wasRefused(started)) return;
     const startedMs = Date.now();
-    logger.info({ job_id: jobId, attempt, source: job.audio_url !== null ? 'audio_url' : 'transcript', features: job.features }, 'transcription job started');
+    logger.info({ job_id: jobId, attempt, source: job.audio_url !== null ? 'audio_url' : 'transcript', features: job.features, waiting: queue.waiting }, 'transcription job started');
     try {
       const result = await analyseJob(job, dependencies, lifetime.signal);
       await command(job.workspace_id, jobId, { type: 'CompleteTranscriptionJob', data: { attempt, result, completed_at: now() } });
@@ -116,17 +139,27 @@ export function createTranscriptionWorker(ports: TranscriptionWorkerPorts, optio
     }
   }
 
-  function enqueue(jobId: string): void {
-    if (queued.has(jobId) || lifetime.signal.aborted) return;
-    queued.add(jobId);
-    const task = pool
-      .run(() => run(jobId))
-      .catch((error: unknown) => logger.error({ err: error, job_id: jobId }, 'transcription worker could not run a job; it is resumed on the next start'))
-      .finally(() => {
-        queued.delete(jobId);
-        inFlight.delete(task);
-      });
-    inFlight.add(task);
+  /** Queues a job (once: a job already queued or running is not queued again) and starts what may start. */
+  function enqueue(job: QueuedJob<JobLane>): void {
+    if (lifetime.signal.aborted || !queue.add(job)) return;
+    startReady();
+  }
+
+  /** Starts every job the queue lets start now; each one's end frees its slot and starts the next. */
+  function startReady(): void {
+    if (lifetime.signal.aborted) return;
+    for (let next = queue.next(); next !== undefined; next = queue.next()) {
+      const { jobId } = next;
+      const task: Promise<void> = run(jobId)
+        .catch((error: unknown) => logger.error({ err: error, job_id: jobId }, 'transcription worker could not run a job; it is resumed on the next start'))
+        .finally(() => {
+          queue.finish(jobId);
+          inFlight.delete(task);
+          // Before `task` settles, so `idle()` sees the jobs that take its slot.
+          startReady();
+        });
+      inFlight.add(task);
+    }
   }
 
   async function recover(): Promise<void> {
@@ -134,7 +167,7 @@ export function createTranscriptionWorker(ports: TranscriptionWorkerPorts, optio
     if (!(await readModelsCaughtUp(ports, lifetime.signal))) return;
     const unfinished = unfinishedTranscriptionJobs(ports.readDb);
     if (unfinished.length > 0) logger.info({ jobs: unfinished.length }, 'resuming unfinished transcription jobs');
-    for (const job of unfinished) enqueue(job.job_id);
+    for (const job of unfinished) enqueue({ jobId: job.job_id, workspaceId: job.workspace_id, lane: job.has_transcript ? 'transcript' : 'audio' });
   }
 
   return {
@@ -144,7 +177,7 @@ export function createTranscriptionWorker(ports: TranscriptionWorkerPorts, optio
       recovery = recover().catch((error: unknown) => logger.error({ err: error }, 'resuming transcription jobs failed'));
     },
     async handle(event) {
-      enqueue(event.data.job_id);
+      enqueue({ jobId: event.data.job_id, workspaceId: event.data.workspace_id, lane: jobLane(event.data) });
     },
     async stop() {
       lifetime.abort();

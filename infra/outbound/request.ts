@@ -13,15 +13,23 @@ import { isPublicAddress } from './address-policy.ts';
 export class OutboundTargetRefused extends Error {
   readonly code = 'target_not_allowed';
   /**
+   * What was refused, for the operator's debug log only: the address a name resolved to. The message never holds
+   * it (it reaches API clients and job errors, and would tell them what internal names resolve to). Not
+   * enumerable, so an error serialised into a log line does not carry it either.
+   */
+  declare readonly detail: string | undefined;
+  /**
    * @param unresolvable the host has no address now: unlike the other refusals, this may change by itself (a
    *   name not yet published, a DNS outage), so a caller checking a URL for later use may accept it.
    */
   constructor(
     message: string,
     readonly unresolvable = false,
+    detail?: string,
   ) {
     super(message);
     this.name = 'OutboundTargetRefused';
+    Object.defineProperty(this, 'detail', { value: detail, enumerable: false });
   }
 }
 
@@ -67,7 +75,8 @@ export async function vetTarget(rawUrl: string, policy: OutboundPolicy): Promise
   if (addresses.length === 0) throw new OutboundTargetRefused(`the host ${host} does not resolve`, true);
   if (!policy.allowPrivateTargets) {
     const blocked = addresses.find((entry) => !isPublicAddress(entry.address));
-    if (blocked) throw new OutboundTargetRefused(`${host} resolves to ${blocked.address}, a private, loopback, link-local or reserved address`);
+    // The address stays out of the message: the client learns that the target is refused, not where it points.
+    if (blocked) throw new OutboundTargetRefused(`the host ${host} is not an allowed target`, false, `${host} resolves to ${blocked.address}, a private, loopback, link-local or reserved address`);
   }
   const chosen = addresses[0]!;
   return { url, address: chosen.address, family: chosen.family === 6 ? 6 : 4 };

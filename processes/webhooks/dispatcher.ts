@@ -108,6 +108,7 @@ export function webhookDispatcher(ports: DispatcherPorts, limits: QueueLimits = 
             { allowPrivateTargets: ports.allowPrivateTargets, signal: shutdown.signal },
           );
     if (result.interrupted) return;
+    if (result.refusalDetail) logger.debug({ delivery_id: deliveryId, webhook_id: webhookId, detail: result.refusalDetail }, 'webhook target refused');
     const recorded = await commands.handle(
       webhookDeliveryDecider,
       stream,

@@ -28,6 +28,8 @@ export interface SendResult {
   duration_ms: number;
   /** We stopped the attempt ourselves (shutdown): it says nothing about the receiver. */
   interrupted: boolean;
+  /** Why the target was refused, with the address it resolved to: for the operator's debug log, never recorded. */
+  refusalDetail?: string;
 }
 
 export interface SenderOptions {
@@ -73,7 +75,8 @@ export async function sendDelivery(request: DeliveryRequest, options: SenderOpti
     return { http_status: response.status, error: null, duration_ms: elapsed(), interrupted: false };
   } catch (error) {
     const interrupted = options.signal?.aborted === true && !deadline.aborted;
-    return { http_status: null, error: describe(error, deadline.aborted, timeoutMs), duration_ms: elapsed(), interrupted };
+    const refusalDetail = error instanceof OutboundTargetRefused ? error.detail : undefined;
+    return { http_status: null, error: describe(error, deadline.aborted, timeoutMs), duration_ms: elapsed(), interrupted, ...(refusalDetail ? { refusalDetail } : {}) };
   }
 }
 

@@ -17,16 +17,17 @@ test('address policy: private, loopback, link-local, metadata, multicast and map
   }
 });
 
-async function refused(url: string, policy: OutboundPolicy = strict): Promise<string> {
+async function refusal(url: string, policy: OutboundPolicy = strict): Promise<OutboundTargetRefused> {
   try {
     await vetTarget(url, policy);
   } catch (error) {
     assert.instance(error, OutboundTargetRefused);
-    return (error as Error).message;
+    return error as OutboundTargetRefused;
   }
   assert.unreachable(`${url} should be refused`);
-  return '';
+  throw new Error('unreachable');
 }
+const refused = async (url: string, policy: OutboundPolicy = strict) => (await refusal(url, policy)).message;
 
 test('refuses loopback, private, metadata and names resolving to loopback, before any connection', async () => {
   assert.match(await refused('https://127.0.0.1/hook'), /127\.0\.0\.1/);
@@ -34,7 +35,7 @@ test('refuses loopback, private, metadata and names resolving to loopback, befor
   await refused('http://169.254.169.254/latest/meta-data/');
   await refused('https://[::1]:8443/hook');
   await refused('https://[::ffff:127.0.0.1]/hook');
-  assert.match(await refused('https://localhost/hook'), /localhost resolves to/);
+  assert.is(await refused('https://localhost/hook'), 'the host localhost is not an allowed target');
   await refused('ftp://example.com/file');
   await refused('https://user:pass@example.com/');
   await refused('not a url');
@@ -45,6 +46,15 @@ function listen(handler: Parameters<typeof createServer>[1]): Promise<{ server: 
   const server = createServer(handler);
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` })));
 }
+
+test('the refusal of a name never tells the caller the address it resolves to (no DNS oracle); the detail stays off the message', async () => {
+  const error = await refusal('https://localhost:8443/hook');
+  assert.is(error.message, 'the host localhost is not an allowed target');
+  assert.not.match(error.message, /127\.0\.0\.1|::1/);
+  assert.not.match(JSON.stringify(error), /127\.0\.0\.1|::1/, 'nothing enumerable carries it into a log line');
+  assert.match(String(error.detail), /localhost resolves to (127\.0\.0\.1|::1)/, 'the detail, for a debug log');
+  assert.not.match(await refused('https://[64:ff9b::a01:203]/hook'), /10\.1\.2\.3/);
+});
 
 test('with private targets allowed, connects to the checked address and follows redirects only when asked', async () => {
   const { server, url } = await listen((request, response) => {

@@ -105,7 +105,7 @@ export function webhookDispatcher(ports: DispatcherPorts, limits: QueueLimits = 
               deliveryId,
               attempt: number,
             },
-            { allowPrivateTargets: ports.allowPrivateTargets, signal: shutdown.signal },
+            { allowPrivateTargets: ports.allowPrivateTargets, signal: shutdown.signal, workspaceId: state.created.workspace_id },
           );
     if (result.interrupted) return;
     if (result.refusalDetail) logger.debug({ delivery_id: deliveryId, webhook_id: webhookId, detail: result.refusalDetail }, 'webhook target refused');

@@ -58,6 +58,9 @@ export interface ResolveOptions {
   signal?: AbortSignal;
 }
 
+/** The policy in words (the same for every refusal, so it tells nothing about the host). */
+const REFUSED_RANGES = '(private, loopback, link-local and reserved addresses are refused)';
+
 export interface VettedTarget {
   url: URL;
   address: string;
@@ -103,7 +106,7 @@ export async function vetTarget(rawUrl: string, policy: OutboundPolicy, options:
   if (!policy.allowPrivateTargets) {
     const blocked = addresses.find((entry) => !isPublicAddress(entry.address));
     // The address stays out of the message: the client learns that the target is refused, not where it points.
-    if (blocked) throw new OutboundTargetRefused(`the host ${host} is not an allowed target`, false, `${host} resolves to ${blocked.address}, a private, loopback, link-local or reserved address`);
+    if (blocked) throw new OutboundTargetRefused(`the host ${host} is not an allowed target ${REFUSED_RANGES}`, false, `${host} resolves to ${blocked.address}, a private, loopback, link-local or reserved address`);
   }
   const chosen = addresses[0]!;
   return { url, address: chosen.address, family: chosen.family === 6 ? 6 : 4 };

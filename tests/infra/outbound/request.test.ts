@@ -36,7 +36,7 @@ test('refuses loopback, private, metadata and names resolving to loopback, befor
   await refused('http://169.254.169.254/latest/meta-data/');
   await refused('https://[::1]:8443/hook');
   await refused('https://[::ffff:127.0.0.1]/hook');
-  assert.is(await refused('https://localhost/hook'), 'the host localhost is not an allowed target');
+  assert.is(await refused('https://localhost/hook'), 'the host localhost is not an allowed target (private, loopback, link-local and reserved addresses are refused)');
   await refused('ftp://example.com/file');
   await refused('https://user:pass@example.com/');
   await refused('not a url');
@@ -50,7 +50,7 @@ function listen(handler: Parameters<typeof createServer>[1]): Promise<{ server: 
 
 test('the refusal of a name never tells the caller the address it resolves to (no DNS oracle); the detail stays off the message', async () => {
   const error = await refusal('https://localhost:8443/hook');
-  assert.is(error.message, 'the host localhost is not an allowed target');
+  assert.is(error.message, 'the host localhost is not an allowed target (private, loopback, link-local and reserved addresses are refused)');
   assert.not.match(error.message, /127\.0\.0\.1|::1/);
   assert.not.match(JSON.stringify(error), /127\.0\.0\.1|::1/, 'nothing enumerable carries it into a log line');
   assert.match(String(error.detail), /localhost resolves to (127\.0\.0\.1|::1)/, 'the detail, for a debug log');
@@ -120,7 +120,7 @@ test('every address a name resolves to is checked, and the connection is pinned 
   });
   const mixed = await vetTarget('https://mixed.test/hook', strict, { resolver: gate }).catch((error: Error) => error);
   assert.instance(mixed, OutboundTargetRefused, 'one private address among public ones is enough to refuse');
-  assert.is((mixed as Error).message, 'the host mixed.test is not an allowed target');
+  assert.is((mixed as Error).message, 'the host mixed.test is not an allowed target (private, loopback, link-local and reserved addresses are refused)');
   await vetTarget('https://nat64.test/hook', strict, { resolver: gate }).then(() => assert.unreachable(), (error) => assert.instance(error, OutboundTargetRefused));
   assert.equal(await vetTarget('https://public.test/hook', strict, { resolver: gate }), { url: new URL('https://public.test/hook'), address: '2001:4860:4860::8888', family: 6 });
   const unknown = await vetTarget('https://unknown.test/', strict, { resolver: gate }).catch((error: OutboundTargetRefused) => error);

@@ -50,7 +50,7 @@ export interface WebhookDispatcher extends ProcessManager<DispatcherEvent> {
   /** Resolves when no attempt is queued or under way (tests, benchmarks). */
   idle(): Promise<void>;
   /** Queues a delivery just created (the fan-out's hand-off, ahead of this follower reading it back). */
-  enqueue(webhookId: string, deliveryId: string): void;
+  enqueue(workspaceId: string, webhookId: string, deliveryId: string): void;
 }
 
 /**
@@ -125,7 +125,7 @@ export function webhookDispatcher(ports: DispatcherPorts, limits: QueueLimits = 
       return;
     }
     // A replay that failed while a retry had come due: the retry goes now (its timer fired during the replay).
-    if (attemptDue(recorded.state, clock.now())) queue.enqueue(webhookId, deliveryId);
+    if (attemptDue(recorded.state, clock.now())) queue.enqueue(state.created.workspace_id, webhookId, deliveryId);
   }
 
   /** The plain signing secret (null: none), opening a sealed one; UnreadableSecret when it cannot be opened. */
@@ -145,7 +145,9 @@ export function webhookDispatcher(ports: DispatcherPorts, limits: QueueLimits = 
     if (!(await readModelsCaughtUp(ports, shutdown.signal))) return;
     const due = dueDeliveries(readDb, clock.now().getTime(), Number.MAX_SAFE_INTEGER);
     for (let index = 0; index < due.length; index += RECOVERY_BATCH) {
-      for (const { delivery_id: deliveryId, webhook_id: webhookId } of due.slice(index, index + RECOVERY_BATCH)) queue.enqueue(webhookId, deliveryId);
+      for (const { delivery_id: deliveryId, webhook_id: webhookId, workspace_id: workspaceId } of due.slice(index, index + RECOVERY_BATCH)) {
+        queue.enqueue(workspaceId, webhookId, deliveryId);
+      }
     }
     if (due.length > 0) logger.info({ deliveries: due.length }, 'webhook deliveries re-queued after start');
   }
@@ -161,12 +163,12 @@ export function webhookDispatcher(ports: DispatcherPorts, limits: QueueLimits = 
       case 'WebhookDeliveryCreated': {
         const data = event.data;
         if (handedOver.delete(data.delivery_id)) return;
-        queue.enqueue(data.webhook_id, data.delivery_id);
+        queue.enqueue(data.workspace_id, data.webhook_id, data.delivery_id);
         return;
       }
       case 'WebhookDeliveryReplayRequested': {
         const owner = await webhookOf(event.stream);
-        if (owner) queue.enqueue(owner.webhookId, webhookDeliveryIdOf(event.stream));
+        if (owner) queue.enqueue(owner.workspaceId, owner.webhookId, webhookDeliveryIdOf(event.stream));
         return;
       }
       case 'WebhookDeliveryAttemptFailed': {
@@ -198,7 +200,9 @@ export function webhookDispatcher(ports: DispatcherPorts, limits: QueueLimits = 
       case 'TimerFired': {
         if (event.data.kind !== WEBHOOK_RETRY_TIMER_KIND) return;
         const payload = retryTimerPayload(event.data.payload);
-        queue.enqueue(payload.webhook_id, payload.delivery_id);
+        // The timer is recorded in the delivery's workspace; only a timer without one needs the delivery loaded.
+        const workspaceId = event.metadata.workspace_id ?? (await webhookOf(webhookDeliveryStream(payload.delivery_id)))?.workspaceId;
+        if (workspaceId) queue.enqueue(workspaceId, payload.webhook_id, payload.delivery_id);
         return;
       }
       case 'WebhookDeleted': {
@@ -237,9 +241,9 @@ export function webhookDispatcher(ports: DispatcherPorts, limits: QueueLimits = 
       await queue.stop();
     },
     idle: () => queue.idle(),
-    enqueue(webhookId, deliveryId) {
+    enqueue(workspaceId, webhookId, deliveryId) {
       handedOver.add(deliveryId);
-      queue.enqueue(webhookId, deliveryId);
+      queue.enqueue(workspaceId, webhookId, deliveryId);
     },
   };
 }

@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3';
+import { setMaxListeners } from 'node:events';
 import { wasRefused, type Commands } from '../../commands/handler.ts';
 import { timerDecider, timerStream, type TimerEvent } from '../../domain/timer.ts';
 import {
@@ -67,6 +68,9 @@ export interface WebhookDispatcher extends ProcessManager<DispatcherEvent> {
 export function webhookDispatcher(ports: DispatcherPorts, limits: QueueLimits = DEFAULT_QUEUE_LIMITS): WebhookDispatcher {
   const { commands, clock, readDb, logger } = ports;
   const shutdown = new AbortController();
+  // Every attempt under way listens for the shutdown (the outbound client, and http.request itself): up to two
+  // listeners per slot, which is expected, not a leak.
+  setMaxListeners(2 * limits.total + 10, shutdown.signal);
   const queue = new DeliveryQueue(
     (deliveryId, webhookId) => attempt(deliveryId, webhookId),
     limits,

@@ -1,6 +1,9 @@
 import { OutboundTargetRefused, vetTarget, vetUrl, type OutboundPolicy } from '../infra/outbound/request.ts';
 import { invalidParameter } from './errors.ts';
 
+/** How long the API waits for the host's DNS lookup (its turn in the lookup queue included). */
+const LOOKUP_TIMEOUT_MS = 10_000;
+
 const PUBLIC_HOST = 'whose host resolves only to public addresses (not private, loopback, link-local, multicast or cloud metadata)';
 
 export interface TargetCheck extends OutboundPolicy {
@@ -23,7 +26,14 @@ export async function checkOutboundTarget(url: string, check: TargetCheck): Prom
     vetUrl(url, check);
     // Any address is allowed and an unresolvable host accepted: nothing a DNS answer could refuse.
     if (check.allowPrivateTargets && check.acceptUnresolvable) return;
-    await vetTarget(url, check);
+    // A lookup that does not finish in time counts as a host that does not resolve (now).
+    const stop = new AbortController();
+    const timer = setTimeout(() => stop.abort(new OutboundTargetRefused(`the host ${new URL(url).hostname} did not resolve in time`, true)), LOOKUP_TIMEOUT_MS);
+    try {
+      await vetTarget(url, check, { signal: stop.signal });
+    } finally {
+      clearTimeout(timer);
+    }
   } catch (error) {
     if (!(error instanceof OutboundTargetRefused)) throw error;
     if (error.unresolvable && check.acceptUnresolvable) return;

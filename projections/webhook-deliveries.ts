@@ -149,7 +149,7 @@ interface Statements {
   countByStatus: Statement<[string, string], { total: number }>;
   last: Statement<[string], { event_id: string; event: string; status: DeliveryStatus; last_http_status: number | null; last_attempted_at: string }>;
   statusCounts: Statement<[string], { status: DeliveryStatus; total: number }>;
-  due: Statement<[number, number], { delivery_id: string; webhook_id: string }>;
+  due: Statement<[number, number], { delivery_id: string; webhook_id: string; workspace_id: string }>;
   open: Statement<[string], { delivery_id: string }>;
 }
 
@@ -173,8 +173,8 @@ function statements(db: Database): Statements {
       ),
       statusCounts: db.prepare('SELECT status, count(*) AS total FROM webhook_deliveries WHERE webhook_id = ? GROUP BY status'),
       due: db.prepare(
-        `SELECT delivery_id, webhook_id FROM webhook_deliveries WHERE status = 'pending'
-         UNION ALL SELECT delivery_id, webhook_id FROM webhook_deliveries WHERE status = 'retrying' AND next_attempt_ms <= ? LIMIT ?`,
+        `SELECT delivery_id, webhook_id, workspace_id FROM webhook_deliveries WHERE status = 'pending'
+         UNION ALL SELECT delivery_id, webhook_id, workspace_id FROM webhook_deliveries WHERE status = 'retrying' AND next_attempt_ms <= ? LIMIT ?`,
       ),
       open: db.prepare(`SELECT delivery_id FROM webhook_deliveries WHERE webhook_id = ? AND status IN ('pending', 'retrying')`),
     };
@@ -228,7 +228,7 @@ export function deliveryCounts(db: Database, webhookId: string): Record<Delivery
 }
 
 /** Deliveries an attempt is due for now: pending ones and retries whose time has come. */
-export function dueDeliveries(db: Database, nowMs: number, limit: number): Array<{ delivery_id: string; webhook_id: string }> {
+export function dueDeliveries(db: Database, nowMs: number, limit: number): Array<{ delivery_id: string; webhook_id: string; workspace_id: string }> {
   return statements(db).due.all(nowMs, limit);
 }
 

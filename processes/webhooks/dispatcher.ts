@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3';
+import { setMaxListeners } from 'node:events';
 import { wasRefused, type Commands } from '../../commands/handler.ts';
 import { timerDecider, timerStream, type TimerEvent } from '../../domain/timer.ts';
 import {
@@ -50,7 +51,7 @@ export interface WebhookDispatcher extends ProcessManager<DispatcherEvent> {
   /** Resolves when no attempt is queued or under way (tests, benchmarks). */
   idle(): Promise<void>;
   /** Queues a delivery just created (the fan-out's hand-off, ahead of this follower reading it back). */
-  enqueue(webhookId: string, deliveryId: string): void;
+  enqueue(workspaceId: string, webhookId: string, deliveryId: string): void;
 }
 
 /**
@@ -67,6 +68,9 @@ export interface WebhookDispatcher extends ProcessManager<DispatcherEvent> {
 export function webhookDispatcher(ports: DispatcherPorts, limits: QueueLimits = DEFAULT_QUEUE_LIMITS): WebhookDispatcher {
   const { commands, clock, readDb, logger } = ports;
   const shutdown = new AbortController();
+  // Every attempt under way listens for the shutdown (the outbound client, and http.request itself): up to two
+  // listeners per slot, which is expected, not a leak.
+  setMaxListeners(2 * limits.total + 10, shutdown.signal);
   const queue = new DeliveryQueue(
     (deliveryId, webhookId) => attempt(deliveryId, webhookId),
     limits,
@@ -105,9 +109,10 @@ export function webhookDispatcher(ports: DispatcherPorts, limits: QueueLimits = 
               deliveryId,
               attempt: number,
             },
-            { allowPrivateTargets: ports.allowPrivateTargets, signal: shutdown.signal },
+            { allowPrivateTargets: ports.allowPrivateTargets, signal: shutdown.signal, workspaceId: state.created.workspace_id },
           );
     if (result.interrupted) return;
+    if (result.refusalDetail) logger.debug({ delivery_id: deliveryId, webhook_id: webhookId, detail: result.refusalDetail }, 'webhook target refused');
     const recorded = await commands.handle(
       webhookDeliveryDecider,
       stream,
@@ -132,7 +137,7 @@ export function webhookDispatcher(ports: DispatcherPorts, limits: QueueLimits = 
       return;
     }
     // A replay that failed while a retry had come due: the retry goes now (its timer fired during the replay).
-    if (attemptDue(recorded.state, clock.now())) queue.enqueue(webhookId, deliveryId);
+    if (attemptDue(recorded.state, clock.now())) queue.enqueue(state.created.workspace_id, webhookId, deliveryId);
   }
 
   /** The plain signing secret (null: none), opening a sealed one; UnreadableSecret when it cannot be opened. */
@@ -152,7 +157,9 @@ export function webhookDispatcher(ports: DispatcherPorts, limits: QueueLimits = 
     if (!(await readModelsCaughtUp(ports, shutdown.signal))) return;
     const due = dueDeliveries(readDb, clock.now().getTime(), Number.MAX_SAFE_INTEGER);
     for (let index = 0; index < due.length; index += RECOVERY_BATCH) {
-      for (const { delivery_id: deliveryId, webhook_id: webhookId } of due.slice(index, index + RECOVERY_BATCH)) queue.enqueue(webhookId, deliveryId);
+      for (const { delivery_id: deliveryId, webhook_id: webhookId, workspace_id: workspaceId } of due.slice(index, index + RECOVERY_BATCH)) {
+        queue.enqueue(workspaceId, webhookId, deliveryId);
+      }
     }
     if (due.length > 0) logger.info({ deliveries: due.length }, 'webhook deliveries re-queued after start');
   }
@@ -168,12 +175,12 @@ export function webhookDispatcher(ports: DispatcherPorts, limits: QueueLimits = 
       case 'WebhookDeliveryCreated': {
         const data = event.data;
         if (handedOver.delete(data.delivery_id)) return;
-        queue.enqueue(data.webhook_id, data.delivery_id);
+        queue.enqueue(data.workspace_id, data.webhook_id, data.delivery_id);
         return;
       }
       case 'WebhookDeliveryReplayRequested': {
         const owner = await webhookOf(event.stream);
-        if (owner) queue.enqueue(owner.webhookId, webhookDeliveryIdOf(event.stream));
+        if (owner) queue.enqueue(owner.workspaceId, owner.webhookId, webhookDeliveryIdOf(event.stream));
         return;
       }
       case 'WebhookDeliveryAttemptFailed': {
@@ -205,7 +212,9 @@ export function webhookDispatcher(ports: DispatcherPorts, limits: QueueLimits = 
       case 'TimerFired': {
         if (event.data.kind !== WEBHOOK_RETRY_TIMER_KIND) return;
         const payload = retryTimerPayload(event.data.payload);
-        queue.enqueue(payload.webhook_id, payload.delivery_id);
+        // The timer is recorded in the delivery's workspace; only a timer without one needs the delivery loaded.
+        const workspaceId = event.metadata.workspace_id ?? (await webhookOf(webhookDeliveryStream(payload.delivery_id)))?.workspaceId;
+        if (workspaceId) queue.enqueue(workspaceId, payload.webhook_id, payload.delivery_id);
         return;
       }
       case 'WebhookDeleted': {
@@ -244,9 +253,9 @@ export function webhookDispatcher(ports: DispatcherPorts, limits: QueueLimits = 
       await queue.stop();
     },
     idle: () => queue.idle(),
-    enqueue(webhookId, deliveryId) {
+    enqueue(workspaceId, webhookId, deliveryId) {
       handedOver.add(deliveryId);
-      queue.enqueue(webhookId, deliveryId);
+      queue.enqueue(workspaceId, webhookId, deliveryId);
     },
   };
 }

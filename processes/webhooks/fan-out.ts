@@ -16,7 +16,7 @@ const ACTOR = 'webhook-fan-out';
 const READ_MODEL_WAIT_MS = 30_000;
 
 /** Called with each delivery as soon as it is created, to send it without waiting for the store's followers. */
-export type DeliveryCreated = (webhookId: string, deliveryId: string) => void;
+export type DeliveryCreated = (workspaceId: string, webhookId: string, deliveryId: string) => void;
 
 export interface FanOutPorts {
   commands: Commands;
@@ -86,7 +86,7 @@ export function webhookFanOut(ports: FanOutPorts, sources: PayloadSources, onCre
       const created = await Promise.allSettled(
         planned.map(async (command) => {
           const result = await commands.handle(webhookDeliveryDecider, webhookDeliveryStream(command.data.delivery_id), command, context, { tolerate: ['already_exists'] });
-          if (!wasRefused(result)) onCreated(command.data.webhook_id, command.data.delivery_id);
+          if (!wasRefused(result)) onCreated(workspaceId, command.data.webhook_id, command.data.delivery_id);
         }),
       );
       const failed = created.find((result) => result.status === 'rejected');

@@ -36,5 +36,5 @@ export function payloadSources({ commands, readDb, projections, recordingLinks }
 /** The webhook process managers: fan-out (events → deliveries) and the dispatcher (deliveries → HTTPS). */
 export function webhookProcessManagers(ports: WebhookPorts, limits?: QueueLimits): ProcessManager[] {
   const dispatcher = webhookDispatcher({ ...ports, allowPrivateTargets: ports.config.ALLOW_PRIVATE_TARGETS }, limits);
-  return [webhookFanOut(ports, payloadSources(ports), (webhookId, deliveryId) => dispatcher.enqueue(webhookId, deliveryId)), dispatcher];
+  return [webhookFanOut(ports, payloadSources(ports), (workspaceId, webhookId, deliveryId) => dispatcher.enqueue(workspaceId, webhookId, deliveryId)), dispatcher];
 }

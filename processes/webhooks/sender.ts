@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { OutboundTargetRefused, openOutbound } from '../../infra/outbound/request.ts';
+import type { Resolver } from '../../infra/outbound/lookup-gate.ts';
+import { OutboundTargetRefused, OutboundTimeout, openOutbound } from '../../infra/outbound/request.ts';
 
 /** The spec: a delivery fails when no 2xx arrives within 10 seconds. */
 export const DELIVERY_TIMEOUT_MS = 10_000;
@@ -28,19 +29,26 @@ export interface SendResult {
   duration_ms: number;
   /** We stopped the attempt ourselves (shutdown): it says nothing about the receiver. */
   interrupted: boolean;
+  /** Why the target was refused, with the address it resolved to: for the operator's debug log, never recorded. */
+  refusalDetail?: string;
 }
 
 export interface SenderOptions {
   allowPrivateTargets: boolean;
+  /** The attempt's deadline: DNS lookup, connect, TLS and response headers. */
   timeoutMs?: number;
   /** Aborts the attempt (shutdown); the result is then `interrupted` and must not be recorded. */
   signal?: AbortSignal;
+  /** The webhook's workspace: its DNS lookups take turns with other workspaces' (infra/outbound/lookup-gate.ts). */
+  workspaceId?: string;
+  /** Resolves the host (default: getaddrinfo with bounded concurrency); tests pass a fake. */
+  resolver?: Resolver;
 }
 
 /**
  * POSTs one attempt: the exact bytes that were signed, through the SSRF-guarded client (https only, the address
  * checked again at every attempt and connected to as checked). Any answer is reported, 2xx or not; no answer
- * within the deadline (connect, TLS, headers) is an error. Redirects are not followed: a 3xx is a failed attempt.
+ * within the deadline (DNS lookup, connect, TLS, headers) is an error. Redirects are not followed: a 3xx is a failed attempt.
  */
 export async function sendDelivery(request: DeliveryRequest, options: SenderOptions): Promise<SendResult> {
   const timeoutMs = options.timeoutMs ?? DELIVERY_TIMEOUT_MS;
@@ -55,9 +63,9 @@ export async function sendDelivery(request: DeliveryRequest, options: SenderOpti
   };
   if (request.secret !== null) headers[SIGNATURE_HEADER] = signatureOf(request.secret, request.body);
   const started = performance.now();
-  const deadline = AbortSignal.timeout(timeoutMs);
   const elapsed = () => Math.round(performance.now() - started);
   try {
+    // openOutbound holds the whole attempt (lookup included) to the deadline.
     const response = await openOutbound(request.url, {
       method: 'POST',
       headers,
@@ -65,20 +73,26 @@ export async function sendDelivery(request: DeliveryRequest, options: SenderOpti
       timeoutMs,
       maxRedirects: 0,
       policy: { allowPrivateTargets: options.allowPrivateTargets, protocols: ['https:'] },
-      signal: options.signal ? AbortSignal.any([deadline, options.signal]) : deadline,
+      signal: options.signal,
+      resolver: options.resolver,
+      lane: options.workspaceId === undefined ? undefined : `workspace:${options.workspaceId}`,
     });
     // Only the status matters; the body is discarded without holding the attempt up.
     response.body.on('error', () => undefined);
     response.body.resume();
     return { http_status: response.status, error: null, duration_ms: elapsed(), interrupted: false };
   } catch (error) {
-    const interrupted = options.signal?.aborted === true && !deadline.aborted;
-    return { http_status: null, error: describe(error, deadline.aborted, timeoutMs), duration_ms: elapsed(), interrupted };
+    const interrupted = options.signal?.aborted === true && !(error instanceof OutboundTimeout);
+    const refusalDetail = error instanceof OutboundTargetRefused ? error.detail : undefined;
+    return { http_status: null, error: describe(error, timeoutMs), duration_ms: elapsed(), interrupted, ...(refusalDetail ? { refusalDetail } : {}) };
   }
 }
 
-function describe(error: unknown, timedOut: boolean, timeoutMs: number): string {
-  if (timedOut) return `timeout: no response within ${timeoutMs / 1000} s`;
+function describe(error: unknown, timeoutMs: number): string {
+  if (error instanceof OutboundTimeout) {
+    const lookup = error.lookupOf === null ? '' : ` (the DNS lookup of ${error.lookupOf} did not finish)`;
+    return `timeout: no response within ${timeoutMs / 1000} s${lookup}`;
+  }
   if (error instanceof OutboundTargetRefused) return `target_not_allowed: ${error.message}`;
   const code = (error as NodeJS.ErrnoException).code;
   const message = error instanceof Error ? error.message : String(error);

@@ -231,4 +231,26 @@ webhooks('SSRF: loopback, private, metadata and names resolving to loopback are 
   }
 });
 
+webhooks('SSRF: the 400 for a name resolving to a private address does not say which address (no DNS oracle)', async () => {
+  const app = await inProcessApp();
+  try {
+    const { key } = await app.workspace();
+    for (const url of ['https://localhost:8443/hook', 'https://localhost/admin']) {
+      const response = await app.app.request('/v1/webhooks', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ url, events: ['*'] }),
+      });
+      const text = await response.text();
+      assert.is(response.status, 400, url);
+      const body = JSON.parse(text) as { error: { code: string; message: string } };
+      assert.is(body.error.code, 'invalid_parameter');
+      assert.match(body.error.message, /is not an allowed target/);
+      assert.not.match(text, /127\.0\.0\.1|::1|resolves to/, `${url}: ${text}`);
+    }
+  } finally {
+    await app.close();
+  }
+});
+
 webhooks.run();

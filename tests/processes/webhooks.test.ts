@@ -6,6 +6,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import https from 'node:https';
+import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -410,6 +411,54 @@ webhooks('restart: a pending retry survives it; an attempt cut off by the shutdo
   } finally {
     await receiver.close();
     first.remove();
+  }
+});
+
+/** A receiver that accepts connections and never says a word (not even the TLS handshake): every attempt hangs. */
+async function startSilentReceiver(): Promise<{ url: string; connections: Set<Socket>; close(): Promise<void> }> {
+  const connections = new Set<Socket>();
+  const server = createServer((socket) => {
+    connections.add(socket);
+    socket.on('error', () => undefined);
+    socket.on('close', () => connections.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  return {
+    url: `https://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    connections,
+    close: () =>
+      new Promise((resolve) => {
+        for (const socket of connections) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+webhooks('workspaces take turns: 20 webhooks of one workspace whose receivers never answer hold 16 attempts, and another workspace delivers within 2 s', async () => {
+  const { runtime, remove } = start();
+  await runtime.start();
+  const silent = await startSilentReceiver();
+  const healthy = await startReceiver(certificate, SECRET);
+  try {
+    for (let n = 0; n < 20; n++) await register(runtime, 'ws_dead', `${silent.url}/hook-${n}`, ['transcription.completed']);
+    await register(runtime, 'ws_live', healthy.url, ['transcription.completed']);
+    // 80 deliveries to receivers that never answer: enough to fill all 64 slots if nothing held them back.
+    for (let event = 0; event < 4; event++) await transcriptionEvent(runtime, 'ws_dead', 'TranscriptionJobCompleted', `job_dead_${event}`);
+    await eventually(() => silent.connections.size >= 16, 10_000, "the dead workspace's attempts to hang");
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const hanging = silent.connections.size;
+    assert.is(hanging, 16, 'the dead workspace holds its cap (a quarter of the 64 slots), no more');
+
+    const appended = Date.now();
+    await transcriptionEvent(runtime, 'ws_live', 'TranscriptionJobCompleted', 'job_live');
+    await eventually(() => healthy.requests.length === 1, 15_000, "the live workspace's delivery");
+    const latency = healthy.requests[0]!.receivedAt - appended;
+    assert.ok(latency < 2_000, `delivered ${latency} ms after the event while ${hanging} attempts hang (each up to 10 s)`);
+    assert.is(silent.connections.size, 16, 'still hanging meanwhile');
+  } finally {
+    await runtime.close();
+    await Promise.all([silent.close(), healthy.close()]);
+    remove();
   }
 });
 

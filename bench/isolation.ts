@@ -1,0 +1,37 @@
+/**
+ * npm run bench:isolation — one workspace, however hostile, cannot take the service away from another (issue 12).
+ * On one real server (tests/support/noisy-neighbour.ts): workspace B runs a normal mix (list campaigns, submit
+ * small transcript jobs, create and start small campaigns, receive webhooks) for BENCH_SECONDS (default 60)
+ * alone, then again while workspace A runs every abuse at once (expensive transcripts, trickling audio URLs,
+ * 20,000-contact campaigns, 20 webhooks to receivers that never answer). Prints B's p50/p99 API latency, job
+ * latency and webhook latency in both runs, the server's peak RSS, and the 5xx count of both workspaces.
+ * Targets: B's API p99 under load at most 2× its p99 alone, peak RSS ≤ 1 GB, zero 5xx, zero crashes.
+ */
+import { percentile, startNoisyNeighbourRig, type IsolationFigures } from '../tests/support/noisy-neighbour.ts';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 60);
+
+function describe(label: string, figures: IsolationFigures): string {
+  const row = (name: string, values: number[]) =>
+    `  ${name.padEnd(22)} n=${String(values.length).padStart(5)}  p50 ${percentile(values, 0.5).toFixed(1).padStart(8)} ms  p99 ${percentile(values, 0.99).toFixed(1).padStart(8)} ms`;
+  return [`${label}: ${figures.requests} requests of B, ${figures.serverErrors} 5xx`, row('B API latency', figures.apiMs), row('B job latency', figures.jobMs), row('B webhook latency', figures.webhookMs)].join('\n');
+}
+
+const rig = await startNoisyNeighbourRig();
+try {
+  console.log(`isolation benchmark: ${SECONDS} s of B alone, then ${SECONDS} s of B with A's abuse`);
+  const alone = await rig.measure(SECONDS, false);
+  console.log(describe('B alone', alone));
+  const loaded = await rig.measure(SECONDS, true);
+  console.log(describe('B with A', loaded));
+  console.log(`  A sent ${loaded.abuseRequests} requests, ${loaded.abuseServerErrors} 5xx`);
+  const alive = (await fetch(`${rig.server.baseUrl}/health`)).ok;
+  const ratio = percentile(loaded.apiMs, 0.99) / percentile(alone.apiMs, 0.99);
+  const peakMb = rig.peakRssBytes() / 1024 / 1024;
+  console.log(`server peak RSS ${peakMb.toFixed(0)} MB; alive after the run: ${alive}`);
+  console.log(`B's API p99 with A / alone: ${ratio.toFixed(2)}× (target ≤ 2×); RSS target ≤ 1024 MB`);
+  const pass = ratio <= 2 && peakMb <= 1024 && alive && loaded.serverErrors + loaded.abuseServerErrors + alone.serverErrors === 0;
+  console.log(`verdict: ${pass ? 'PASS' : 'BELOW TARGET'}`);
+} finally {
+  await rig.close();
+}

@@ -1,0 +1,191 @@
+/**
+ * A hostile workspace (A) and a normal one (B) on one real server, for the noisy-neighbour test
+ * (tests/http/noisy-neighbour.test.ts) and `npm run bench:isolation`:
+ *
+ * - A at once: transcripts built to be expensive to analyse (4,000 sentences sharing one word), audio URLs that
+ *   trickle a byte at a time, campaigns of 20,000 contacts started as fast as its rate limit allows, and 20
+ *   webhooks to receivers that accept the connection and never answer (every attempt runs to its deadline);
+ * - B, one operation after the other: list campaigns, submit a small transcript job (its completion is timed),
+ *   now and then create and start a 5-contact campaign; its healthy webhook receiver times each delivery.
+ *
+ * Figures: B's API latency (every request), job latency (submission to completed), webhook latency (envelope
+ * timestamp to arrival), the server's RSS (sampled from /metrics), and every 5xx either workspace saw.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { loanRenewalScript } from './scripts.ts';
+import { client, createWorkspace, setRateLimit, startServer, type ApiClient, type TestServer } from './server.ts';
+import { makeCertificate, startReceiver, type Certificate, type Receiver } from './https-receiver.ts';
+
+export interface IsolationFigures {
+  apiMs: number[];
+  jobMs: number[];
+  webhookMs: number[];
+  serverErrors: number;
+  requests: number;
+}
+
+export interface NoisyNeighbourRig {
+  server: TestServer;
+  /** B's figures over `seconds`, with A's abuse running meanwhile or not. */
+  measure(seconds: number, withAbuse: boolean): Promise<IsolationFigures & { abuseRequests: number; abuseServerErrors: number }>;
+  /** Highest RSS of the server seen so far (bytes), sampled every 500 ms. */
+  peakRssBytes(): number;
+  close(): Promise<void>;
+}
+
+const HOSTILE_TRANSCRIPT = Array.from({ length: 4_000 }, (_, index) => ({
+  speaker: index % 2 ? 'customer' : 'agent',
+  text: `The loan number ${index} is due.`,
+  start_time: index * 2,
+  end_time: index * 2 + 1.5,
+}));
+
+const SMALL_TRANSCRIPT = [
+  { speaker: 'agent', text: 'Hello, this is Asha from Sahay Finance about your loan renewal.', start_time: 0, end_time: 3 },
+  { speaker: 'customer', text: 'Yes, I would like to renew it, thank you.', start_time: 3.5, end_time: 6 },
+];
+
+export function percentile(values: readonly number[], fraction: number): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil(fraction * sorted.length) - 1)]!;
+}
+
+function contacts(count: number, offset: number): Array<Record<string, unknown>> {
+  return Array.from({ length: count }, (_, index) => ({ phone: `+9198${String(offset + index).padStart(8, '0')}`, name: `C${index}`, amount: 100, lender: 'Sahay' }));
+}
+
+/** A plain HTTP server whose every response trickles one byte every `everyMs` (a slow-loris audio URL). */
+async function startTrickleServer(everyMs: number): Promise<{ url: string; server: Server }> {
+  const server = createServer((_request, response) => {
+    response.writeHead(200, { 'content-type': 'audio/wav' });
+    const timer = setInterval(() => response.write(Buffer.from([0])), everyMs);
+    response.on('close', () => clearInterval(timer));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+}
+
+export async function startNoisyNeighbourRig(options: { env?: Record<string, string> } = {}): Promise<NoisyNeighbourRig> {
+  const certificate: Certificate = makeCertificate();
+  const healthy: Receiver = await startReceiver(certificate);
+  const dead: Receiver = await startReceiver(certificate, null, () => ({ status: 200, delayMs: 3_600_000 }));
+  const trickle = await startTrickleServer(2_000);
+  const server = await startServer({ env: { ALLOW_PRIVATE_TARGETS: 'true', NODE_EXTRA_CA_CERTS: certificate.certPath, ...options.env } });
+  const [a, b] = [await createWorkspace(server, 'A (hostile)'), await createWorkspace(server, 'B (normal)')];
+  // B's own mix stays well inside its limit; A keeps the default (1,000 a minute), as a hostile tenant would have.
+  await setRateLimit(server, b.workspaceId, 100_000);
+  const apiA = client(server, a.key);
+  const apiB = client(server, b.key);
+  const scriptA = (await apiA.post('/v1/scripts', loanRenewalScript())).body.id as string;
+  const scriptB = (await apiB.post('/v1/scripts', loanRenewalScript())).body.id as string;
+  for (let index = 0; index < 20; index++) await apiA.post('/v1/webhooks', { url: `${dead.url}/a${index}`, events: ['*'] });
+  await apiB.post('/v1/webhooks', { url: `${healthy.url}/b`, events: ['transcription.completed', 'campaign.started', 'call.completed'] });
+
+  let peakRss = 0;
+  const metrics = client(server);
+  const sampler = setInterval(() => {
+    void metrics
+      .get('/metrics')
+      .then((response) => {
+        const match = /process_resident_memory_bytes (\d+)/.exec(response.text);
+        if (match) peakRss = Math.max(peakRss, Number(match[1]));
+      })
+      .catch(() => undefined);
+  }, 500);
+
+  async function timed(api: ApiClient, figures: { apiMs: number[]; serverErrors: number; requests: number }, method: 'get' | 'post' | 'patch', path: string, body?: unknown) {
+    const started = performance.now();
+    figures.requests++;
+    try {
+      const response = method === 'get' ? await api.get(path) : method === 'post' ? await api.post(path, body) : await api.patch(path, body);
+      figures.apiMs.push(performance.now() - started);
+      if (response.status >= 500) figures.serverErrors++;
+      return response;
+    } catch {
+      // No answer at all (the connection reset: a crashed or overwhelmed server) counts as a server error.
+      figures.apiMs.push(performance.now() - started);
+      figures.serverErrors++;
+      return { status: 0, headers: new Headers(), body: null, text: '' };
+    }
+  }
+
+  /** B's loop: one operation after the other until `deadline`. */
+  async function normalMix(deadline: number, figures: IsolationFigures): Promise<void> {
+    let round = 0;
+    const jobs: Promise<void>[] = [];
+    while (Date.now() < deadline) {
+      round++;
+      await timed(apiB, figures, 'get', '/v1/campaigns?limit=20');
+      if (round % 3 === 0) {
+        const submitted = performance.now();
+        const job = await timed(apiB, figures, 'post', '/v1/transcription', { transcript: SMALL_TRANSCRIPT, language: 'en-IN', features: ['transcription', 'summary', 'sentiment'] });
+        if (job.status === 202) {
+          const jobId = job.body.job_id as string;
+          jobs.push(
+            (async () => {
+              for (let polls = 0; polls < 1_200; polls++) {
+                const read = await apiB.get(`/v1/transcription/${jobId}`).catch(() => ({ status: 0, body: null }));
+                if (read.status >= 500 || read.status === 0) figures.serverErrors++;
+                if (read.body?.status === 'completed' || read.body?.status === 'failed') break;
+                await new Promise((resolve) => setTimeout(resolve, 50));
+              }
+              figures.jobMs.push(performance.now() - submitted);
+            })(),
+          );
+        }
+      }
+      if (round % 25 === 0) {
+        const campaign = await timed(apiB, figures, 'post', '/v1/campaigns', { name: 'B', script_id: scriptB, language: 'en-IN', contacts: contacts(5, 90_000_000 + round * 10) });
+        if (campaign.status === 201) await timed(apiB, figures, 'patch', `/v1/campaigns/${campaign.body.id}`, { action: 'start' });
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    await Promise.all(jobs);
+  }
+
+  /** A's abuse, all at once, until `deadline`. */
+  async function abuse(deadline: number, figures: { apiMs: number[]; serverErrors: number; requests: number }): Promise<void> {
+    let offset = 0;
+    const loop = async (everyMs: number, act: () => Promise<unknown>) => {
+      while (Date.now() < deadline) {
+        await act().catch(() => undefined);
+        await new Promise((resolve) => setTimeout(resolve, everyMs));
+      }
+    };
+    await Promise.all([
+      loop(500, () => timed(apiA, figures, 'post', '/v1/transcription', { transcript: HOSTILE_TRANSCRIPT, language: 'en-IN', features: ['transcription', 'summary', 'sentiment', 'intent'] })),
+      loop(1_000, () => timed(apiA, figures, 'post', '/v1/transcription', { audio_url: `${trickle.url}/call-${offset++}.wav`, language: 'en-IN' })),
+      loop(3_000, async () => {
+        const campaign = await timed(apiA, figures, 'post', '/v1/campaigns', { name: 'A', script_id: scriptA, language: 'en-IN', contacts: contacts(20_000, (offset++ % 1_000) * 20_000) });
+        if (campaign.status === 201) await timed(apiA, figures, 'patch', `/v1/campaigns/${campaign.body.id}`, { action: 'start' });
+      }),
+    ]);
+  }
+
+  return {
+    server,
+    async measure(seconds, withAbuse) {
+      const deadline = Date.now() + seconds * 1000;
+      const figures: IsolationFigures = { apiMs: [], jobMs: [], webhookMs: [], serverErrors: 0, requests: 0 };
+      const abuseFigures = { apiMs: [] as number[], serverErrors: 0, requests: 0 };
+      const deliveredBefore = healthy.requests.length;
+      await Promise.all([normalMix(deadline, figures), withAbuse ? abuse(deadline, abuseFigures) : Promise.resolve()]);
+      for (const request of healthy.requests.slice(deliveredBefore)) {
+        const sent = Date.parse(request.body?.timestamp ?? '');
+        if (Number.isFinite(sent)) figures.webhookMs.push(request.receivedAt - sent);
+      }
+      return { ...figures, abuseRequests: abuseFigures.requests, abuseServerErrors: abuseFigures.serverErrors };
+    },
+    peakRssBytes: () => peakRss,
+    async close() {
+      clearInterval(sampler);
+      await server.stop();
+      trickle.server.closeAllConnections();
+      trickle.server.close();
+      await Promise.all([healthy.close(), dead.close()]);
+      certificate.remove();
+    },
+  };
+}

@@ -51,6 +51,12 @@ export interface CallEscalation {
   escalated_at: string;
   /** One line: what was said before the customer asked for a person. */
   summary: string;
+  /**
+   * The human agent the call goes to, chosen by the caller (the call runner: an available agent who speaks the
+   * call's language, least recently assigned first); null with `unassigned_reason` when nobody could take it.
+   */
+  agent_id?: string | null;
+  unassigned_reason?: string | null;
 }
 
 // ---------------------------------------------------------------------------------------------------- commands
@@ -67,6 +73,10 @@ export interface PlaceCallFacts {
    * call runs the version its campaign pinned and checked at creation, and carries null.
    */
   script: ScriptFacts | null;
+  /** With `agent_id`: whether that agent exists in the workspace. */
+  agent_found?: boolean;
+  /** With `qa_scorecard_id`: whether that scorecard exists in the workspace. */
+  scorecard_found?: boolean;
 }
 
 /** What placing a call needs to know of its script's current version. */
@@ -95,6 +105,10 @@ export interface CallPlacement {
     variables: Record<string, unknown>;
     recording_enabled: boolean;
     started_at: string;
+    /** A manually dialed call: the human agent placing it (absent or null: the voice agent). */
+    agent_id?: string | null;
+    /** The QA scorecard the call's transcript is scored against (absent or null: the campaign's or workspace's). */
+    qa_scorecard_id?: string | null;
 }
 
 export interface PlaceCall {
@@ -203,7 +217,10 @@ export type CallPlaced = DomainEvent<'CallPlaced', CallPlacement>;
 export type CallDialingStarted = DomainEvent<'CallDialingStarted', { dialing_started_at: string }>;
 export type CallAnswered = DomainEvent<'CallAnswered', { answered_at: string }>;
 export type CallConversationRecorded = DomainEvent<'CallConversationRecorded', { turns: CallTurn[] }>;
-export type CallEscalated = DomainEvent<'CallEscalated', { escalation_reason: EscalationReason; escalated_at: string; summary: string }>;
+export type CallEscalated = DomainEvent<
+  'CallEscalated',
+  { escalation_reason: EscalationReason; escalated_at: string; summary: string; agent_id: string | null; unassigned_reason: string | null }
+>;
 export type CallEnded = DomainEvent<
   'CallEnded',
   {
@@ -436,6 +453,8 @@ function checkPlacement({ data, facts }: PlaceCall): SupportedLanguage {
       }
     }
   }
+  if (data.agent_id && !facts.agent_found) throw notFound('agent', data.agent_id);
+  if (data.qa_scorecard_id && !facts.scorecard_found) throw notFound('qa_scorecard', data.qa_scorecard_id);
   if (facts.suppressed) {
     throw new DomainError('number_suppressed', `${data.contact.phone} is on the workspace's do-not-call list.`, { phone: data.contact.phone });
   }
@@ -462,7 +481,16 @@ function requireInProgress(state: CallState): void {
 }
 
 function escalated(escalation: CallEscalation): CallEscalated {
-  return { type: 'CallEscalated', data: { escalation_reason: escalation.reason, escalated_at: escalation.escalated_at, summary: escalation.summary } };
+  return {
+    type: 'CallEscalated',
+    data: {
+      escalation_reason: escalation.reason,
+      escalated_at: escalation.escalated_at,
+      summary: escalation.summary,
+      agent_id: escalation.agent_id ?? null,
+      unassigned_reason: escalation.agent_id ? null : (escalation.unassigned_reason ?? null),
+    },
+  };
 }
 
 function ended(answered: boolean, wasEscalated: boolean, data: EndCall['data'] & { started_at?: string }): CallEnded {

@@ -69,7 +69,10 @@ test('escalation: CallEscalated then the call must end as escalated', () => {
   const escalation = { reason: 'customer_requested_agent' as const, escalated_at: '2026-03-02T04:00:09.000Z', summary: 'Agent offered a renewal; customer asked for a person.' };
   given(callDecider, answered)
     .when({ type: 'EscalateCall', data: escalation })
-    .then([{ type: 'CallEscalated', data: { escalation_reason: 'customer_requested_agent', escalated_at: escalation.escalated_at, summary: escalation.summary } }]);
+    .then([{ type: 'CallEscalated', data: { escalation_reason: 'customer_requested_agent', escalated_at: escalation.escalated_at, summary: escalation.summary, agent_id: null, unassigned_reason: null } }]);
+  given(callDecider, answered)
+    .when({ type: 'EscalateCall', data: { ...escalation, agent_id: 'agt_1' } })
+    .then([{ type: 'CallEscalated', data: { escalation_reason: 'customer_requested_agent', escalated_at: escalation.escalated_at, summary: escalation.summary, agent_id: 'agt_1', unassigned_reason: null } }]);
   const escalatedHistory = [...answered, ...callDecider.decide({ type: 'EscalateCall', data: escalation }, fold(callDecider, answered))];
   given(callDecider, escalatedHistory).when({ type: 'EndCall', data: { disposition: 'interested', duration_seconds: 9, ended_at: 'x' } }).thenThrows('invalid_parameter');
   given(callDecider, placed).when({ type: 'EscalateCall', data: escalation }).thenThrows('invalid_state');
@@ -82,7 +85,7 @@ test('RecordCallResult: the whole conversation in one append', () => {
     .then([
       { type: 'CallAnswered', data: { answered_at: '2026-03-02T04:00:05.000Z' } },
       { type: 'CallConversationRecorded', data: { turns } },
-      { type: 'CallEscalated', data: { escalation_reason: 'customer_requested_agent', escalated_at: escalation.escalated_at, summary: 'asked for a person' } },
+      { type: 'CallEscalated', data: { escalation_reason: 'customer_requested_agent', escalated_at: escalation.escalated_at, summary: 'asked for a person', agent_id: null, unassigned_reason: null } },
       { type: 'CallEnded', data: { status: 'completed', answered: true, disposition: 'escalated', duration_seconds: 6, ended_at: '2026-03-02T04:00:11.000Z' } },
     ]);
   assert.is(fold(callDecider, [...placed, ...events]).turns, 2);

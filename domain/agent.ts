@@ -25,19 +25,10 @@ export interface AgentProfile {
   status: AgentStatus;
 }
 
-export interface RegisterAgent {
-  type: 'RegisterAgent';
-  data: AgentProfile & { agent_id: string; workspace_id: string; at: string };
-}
-export interface UpdateAgent {
-  type: 'UpdateAgent';
-  data: { agent_id: string; workspace_id: string; changes: Partial<AgentProfile>; at: string };
-}
-export interface RemoveAgent {
-  type: 'RemoveAgent';
-  data: { agent_id: string; workspace_id: string; at: string };
-}
-export type AgentCommand = RegisterAgent | UpdateAgent | RemoveAgent;
+export type AgentCommand =
+  | { type: 'RegisterAgent'; agentId: string; workspaceId: string; profile: AgentProfile; now: Date }
+  | { type: 'UpdateAgent'; agentId: string; workspaceId: string; changes: Partial<AgentProfile>; now: Date }
+  | { type: 'RemoveAgent'; agentId: string; workspaceId: string; now: Date };
 
 export type AgentRegistered = DomainEvent<'AgentRegistered', AgentProfile & { agent_id: string; workspace_id: string; created_at: string }>;
 export type AgentUpdated = DomainEvent<'AgentUpdated', { agent_id: string; changes: Partial<AgentProfile>; updated_at: string }>;
@@ -49,6 +40,8 @@ export interface AgentState {
   agentId: string;
   workspaceId: string;
   profile: AgentProfile | null;
+  createdAt: string;
+  updatedAt: string;
 }
 
 const agentStreams = streamCategory('agent');
@@ -88,39 +81,40 @@ function requireReachable(profile: AgentProfile): void {
 }
 
 export const agentDecider: Decider<AgentCommand, AgentEvent, AgentState> = {
-  initialState: () => ({ status: 'none', agentId: '', workspaceId: '', profile: null }),
+  initialState: () => ({ status: 'none', agentId: '', workspaceId: '', profile: null, createdAt: '', updatedAt: '' }),
 
   evolve(state, event) {
     switch (event.type) {
       case 'AgentRegistered': {
         const { agent_id, workspace_id, name, languages, phone, sip_uri, status } = event.data;
-        return { status: 'active', agentId: agent_id, workspaceId: workspace_id, profile: { name, languages, phone, sip_uri, status } };
+        const { created_at } = event.data;
+        return { status: 'active', agentId: agent_id, workspaceId: workspace_id, profile: { name, languages, phone, sip_uri, status }, createdAt: created_at, updatedAt: created_at };
       }
       case 'AgentUpdated':
-        return { ...state, profile: { ...state.profile!, ...event.data.changes } };
+        return { ...state, profile: { ...state.profile!, ...event.data.changes }, updatedAt: event.data.updated_at };
       case 'AgentRemoved':
-        return { ...state, status: 'removed' };
+        return { ...state, status: 'removed', updatedAt: event.data.removed_at };
     }
   },
 
   decide(command, state) {
+    const at = command.now.toISOString();
     if (command.type === 'RegisterAgent') {
       if (state.status !== 'none') throw alreadyDone(`Agent ${state.agentId} already exists.`, { id: state.agentId });
-      const { agent_id, workspace_id, at, ...profile } = command.data;
-      checkProfile(profile);
-      requireReachable(profile);
-      return [{ type: 'AgentRegistered', data: { agent_id, workspace_id, ...profile, created_at: at } }];
+      checkProfile(command.profile);
+      requireReachable(command.profile);
+      return [{ type: 'AgentRegistered', data: { agent_id: command.agentId, workspace_id: command.workspaceId, ...command.profile, created_at: at } }];
     }
     // Another workspace's agent, one never registered and one removed all look the same.
-    if (state.status !== 'active' || state.workspaceId !== command.data.workspace_id) throw notFound('agent', command.data.agent_id);
-    if (command.type === 'RemoveAgent') return [{ type: 'AgentRemoved', data: { agent_id: state.agentId, removed_at: command.data.at } }];
-    const { changes } = command.data;
+    if (state.status !== 'active' || state.workspaceId !== command.workspaceId) throw notFound('agent', command.agentId);
+    if (command.type === 'RemoveAgent') return [{ type: 'AgentRemoved', data: { agent_id: state.agentId, removed_at: at } }];
+    const { changes } = command;
     checkProfile(changes);
     requireReachable({ ...state.profile!, ...changes });
     const changed = Object.fromEntries(
       Object.entries(changes).filter(([field, value]) => value !== undefined && JSON.stringify(value) !== JSON.stringify(state.profile![field as keyof AgentProfile])),
     ) as Partial<AgentProfile>;
     if (Object.keys(changed).length === 0) return [];
-    return [{ type: 'AgentUpdated', data: { agent_id: state.agentId, changes: changed, updated_at: command.data.at } }];
+    return [{ type: 'AgentUpdated', data: { agent_id: state.agentId, changes: changed, updated_at: at } }];
   },
 };

@@ -56,8 +56,11 @@ export interface CallEscalation {
    * call's language, least recently assigned first); null with `unassigned_reason` when nobody could take it.
    */
   agent_id?: string | null;
-  unassigned_reason?: string | null;
+  unassigned_reason?: UnassignedReason | null;
 }
+
+/** Why an escalated call has no human agent: nobody available speaks its language. */
+export type UnassignedReason = 'no_available_agent';
 
 // ---------------------------------------------------------------------------------------------------- commands
 
@@ -219,7 +222,7 @@ export type CallAnswered = DomainEvent<'CallAnswered', { answered_at: string }>;
 export type CallConversationRecorded = DomainEvent<'CallConversationRecorded', { turns: CallTurn[] }>;
 export type CallEscalated = DomainEvent<
   'CallEscalated',
-  { escalation_reason: EscalationReason; escalated_at: string; summary: string; agent_id: string | null; unassigned_reason: string | null }
+  { escalation_reason: EscalationReason; escalated_at: string; summary: string; agent_id: string | null; unassigned_reason: UnassignedReason | null }
 >;
 export type CallEnded = DomainEvent<
   'CallEnded',

@@ -17,6 +17,8 @@ export const CURRENT_SCHEMA_VERSION = 1;
 type Upcaster = (data: Record<string, unknown>, schemaVersion: number) => Record<string, unknown>;
 
 const UPCASTERS: Readonly<Record<string, Upcaster>> = {
+  // Campaigns created before QA scorecards could be named on them (2026-11) name none.
+  CampaignCreated: (data) => (data.qa_scorecard_id === undefined ? { ...data, qa_scorecard_id: null } : data),
   // Escalations recorded before human agents existed (2026-11) name none.
   CallEscalated: (data) => (data.agent_id === undefined ? { ...data, agent_id: null, unassigned_reason: null } : data),
   // Registrations recorded before webhook secrets were sealed (2026-11) carry the secret in plain text and no flag.

@@ -34,6 +34,7 @@ import { recordingRoutes } from './routes/recordings.ts';
 import { scriptRoutes } from './routes/scripts.ts';
 import { callTranscriptRoutes } from './routes/call-transcripts.ts';
 import { qaScorecardRoutes } from './routes/qa-scorecards.ts';
+import { agentRoutes } from './routes/agents.ts';
 import { transcriptionRoutes } from './routes/transcription.ts';
 import { campaignRoutes } from './routes/campaigns.ts';
 import { manualClockOf, sandboxClockRoutes } from './routes/sandbox-clock.ts';
@@ -104,6 +105,7 @@ export function createHttpApp(ports: HttpPorts, overrides: Partial<HttpDependenc
   app.route('/v1', campaignRoutes(resources));
   app.route('/v1', callRoutes({ ...resources, recordingLinks }));
   app.route('/v1', suppressionRoutes(resources));
+  app.route('/v1', agentRoutes(resources));
   app.route('/v1', recordingRoutes({ readDb, blobs, recordingLinks }));
   // Only on a manual clock (CLOCK=manual); otherwise the path does not exist.
   const manualClock = manualClockOf(clock);

@@ -17,7 +17,8 @@ import { defineProjection } from './projection.ts';
  */
 export const callsProjection = defineProjection<CallEvent>({
   name: 'calls',
-  version: 1,
+  // v2: agent_id, and the escalation's agent.
+  version: 2,
   tables: ['calls'],
   eventTypes: ['CallPlaced', 'CallAnswered', 'CallEscalated', 'CallEnded', 'CallFailed', 'CallRecordingStored', 'CallTranscriptJobAssigned'],
   migrate(db) {
@@ -43,21 +44,23 @@ export const callsProjection = defineProjection<CallEvent>({
       escalation TEXT,
       recording_blob_key TEXT,
       recording_duration_seconds REAL,
-      transcript_job_id TEXT
+      transcript_job_id TEXT,
+      agent_id TEXT
     );
     CREATE INDEX IF NOT EXISTS calls_by_started ON calls (workspace_id, started_at DESC, call_id DESC);
     CREATE INDEX IF NOT EXISTS calls_by_campaign ON calls (campaign_id, started_at DESC, call_id DESC);
     CREATE INDEX IF NOT EXISTS calls_by_disposition ON calls (workspace_id, disposition, started_at DESC, call_id DESC);
-    CREATE INDEX IF NOT EXISTS calls_by_language ON calls (workspace_id, language, started_at DESC, call_id DESC);`);
+    CREATE INDEX IF NOT EXISTS calls_by_language ON calls (workspace_id, language, started_at DESC, call_id DESC);
+    CREATE INDEX IF NOT EXISTS calls_by_agent ON calls (workspace_id, agent_id, started_at DESC, call_id DESC) WHERE agent_id IS NOT NULL;`);
   },
   prepare(db) {
     const insert = db.prepare(
       `INSERT OR REPLACE INTO calls (call_id, workspace_id, campaign_id, contact_index, attempt, phone, name, status, language,
-         script_id, script_version, recording_enabled, started_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, 'in_progress', ?, ?, ?, ?, ?)`,
+         script_id, script_version, recording_enabled, started_at, agent_id)
+       VALUES (?, ?, ?, ?, ?, ?, ?, 'in_progress', ?, ?, ?, ?, ?, ?)`,
     );
     const answered = db.prepare('UPDATE calls SET answered_at = ? WHERE call_id = ?');
-    const escalated = db.prepare('UPDATE calls SET escalation = ? WHERE call_id = ?');
+    const escalated = db.prepare('UPDATE calls SET escalation = ?, agent_id = coalesce(?, agent_id) WHERE call_id = ?');
     const ended = db.prepare(
       `UPDATE calls SET status = ?, disposition = ?, duration_seconds = ?, ended_at = ?, failure_reason = ?,
          transcript_job_id = coalesce(transcript_job_id, ?), started_at = coalesce(?, started_at) WHERE call_id = ?`,
@@ -82,6 +85,7 @@ export const callsProjection = defineProjection<CallEvent>({
             data.script_version,
             data.recording_enabled ? 1 : 0,
             data.started_at,
+            data.agent_id ?? null,
           );
           break;
         }
@@ -90,8 +94,14 @@ export const callsProjection = defineProjection<CallEvent>({
           break;
         case 'CallEscalated': {
           const data = event.data;
-          const escalation: CallEscalationDocument = { escalation_reason: data.escalation_reason, escalated_at: data.escalated_at, summary: data.summary };
-          escalated.run(JSON.stringify(escalation), callId);
+          const escalation: CallEscalationDocument = {
+            escalation_reason: data.escalation_reason,
+            escalated_at: data.escalated_at,
+            summary: data.summary,
+            agent_id: data.agent_id,
+            unassigned_reason: data.unassigned_reason,
+          };
+          escalated.run(JSON.stringify(escalation), data.agent_id, callId);
           break;
         }
         case 'CallEnded': {
@@ -122,6 +132,9 @@ export interface CallEscalationDocument {
   escalation_reason: CallEscalated['data']['escalation_reason'];
   escalated_at: string;
   summary: string;
+  /** The human agent the call went to; null when none was available (`unassigned_reason` says why). */
+  agent_id: string | null;
+  unassigned_reason: CallEscalated['data']['unassigned_reason'];
 }
 
 /** A call as the read model holds it; the HTTP layer adds `recording_url` (signed per request). */
@@ -146,6 +159,8 @@ export interface CallRecord {
   escalation: CallEscalationDocument | null;
   recording_blob_key: string | null;
   transcript_job_id: string | null;
+  /** The human agent who placed the call or took it over; null when only the voice agent spoke. */
+  agent_id: string | null;
 }
 
 /** The spec's call list item: exactly these fields of the call. */
@@ -176,6 +191,7 @@ interface CallRow {
   escalation: string | null;
   recording_blob_key: string | null;
   transcript_job_id: string | null;
+  agent_id: string | null;
 }
 
 function recordOf(row: CallRow): CallRecord {
@@ -200,6 +216,7 @@ function recordOf(row: CallRow): CallRecord {
     escalation: row.escalation === null ? null : (JSON.parse(row.escalation) as CallEscalationDocument),
     recording_blob_key: row.recording_blob_key,
     transcript_job_id: row.transcript_job_id,
+    agent_id: row.agent_id,
   };
 }
 
@@ -227,6 +244,7 @@ export interface CallFilter {
   to?: string;
   disposition?: Disposition;
   language?: string;
+  agent_id?: string;
 }
 
 const FILTER_COLUMNS = [
@@ -235,6 +253,7 @@ const FILTER_COLUMNS = [
   ['to', 'started_at <= ?'],
   ['disposition', 'disposition = ?'],
   ['language', 'language = ?'],
+  ['agent_id', 'agent_id = ?'],
 ] as const;
 
 const LIST_COLUMNS = 'call_id, campaign_id, phone, name, status, disposition, duration_seconds, language, started_at, ended_at';

@@ -90,6 +90,7 @@ function create(command: CreateCampaign, state: CampaignState): CampaignEvent[] 
   const { campaign_id, workspace_id, script_id, created_at } = command.data;
   const script = command.facts.script;
   if (script === null) throw notFound('script', script_id);
+  if (settings.qa_scorecard_id !== null && !command.facts.scorecard_found) throw notFound('qa_scorecard', settings.qa_scorecard_id);
   requireVariables(contacts, script.variables, script_id);
   const script_version = script.version;
   const events: CampaignEvent[] = [

@@ -19,6 +19,7 @@ export function initialState(): CampaignState {
     timezone: 'UTC',
     calling_hours: null,
     recording_enabled: true,
+    qa_scorecard_id: null,
     created_at: '',
     started_at: null,
     ended_at: null,

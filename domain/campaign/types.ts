@@ -53,7 +53,8 @@ export interface CampaignScriptFacts {
 export interface CreateCampaign {
   type: 'CreateCampaign';
   /** Looked up by whoever creates the campaign; null: no such script in the workspace (or it was deleted). */
-  facts: { script: CampaignScriptFacts | null };
+  /** `scorecard_found`: with `qa_scorecard_id`, whether that scorecard exists in the workspace. */
+  facts: { script: CampaignScriptFacts | null; scorecard_found?: boolean };
   data: {
     campaign_id: string;
     workspace_id: string;
@@ -66,6 +67,8 @@ export interface CreateCampaign {
     max_attempts?: number;
     retry_interval_minutes?: number;
     recording_enabled?: boolean;
+    /** The QA scorecard every connected call's transcript is scored against (null: the workspace's default). */
+    qa_scorecard_id?: string | null;
     created_at: string;
   };
 }
@@ -145,6 +148,7 @@ export interface CampaignSettings {
   timezone: string;
   calling_hours: CallingHours | null;
   recording_enabled: boolean;
+  qa_scorecard_id: string | null;
 }
 
 /** Which campaign, of which workspace, running which pinned script version. */

@@ -94,6 +94,7 @@ export function validateCreateCampaign(data: CreateCampaign['data']): ValidCampa
     ...validateSchedule(data.schedule),
     calling_hours: callingHours,
     recording_enabled: data.recording_enabled ?? true,
+    qa_scorecard_id: data.qa_scorecard_id ?? null,
     contacts: validateContacts(data.contacts),
   };
 }

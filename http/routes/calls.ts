@@ -1,3 +1,5 @@
+import { findAgent } from '../../projections/agents.ts';
+import { findQaScorecard } from '../../projections/qa-scorecards.ts';
 import type { z } from '@hono/zod-openapi';
 import { callDecider, callStream, type CallPlacement, type PlaceCall } from '../../domain/call.ts';
 import { validateLanguage } from '../../domain/campaign.ts';
@@ -71,6 +73,7 @@ export function callDocument(recordingLinks: RecordingLinks, call: CallRecord): 
     script_version: call.script_version,
     attempt: call.attempt,
     answered_at: call.answered_at,
+    agent_id: call.agent_id,
     escalation: call.escalation,
     failure_reason: call.failure_reason,
   };
@@ -93,6 +96,7 @@ function placedDocument(placed: CallPlacement): z.infer<typeof PlacedCallSchema>
     script_version: placed.script_version,
     attempt: null,
     answered_at: null,
+    agent_id: placed.agent_id ?? null,
     escalation: null,
     failure_reason: null,
   };
@@ -139,10 +143,14 @@ export function callRoutes({ commands, clock, readDb, readYourWrites, recordingL
       variables: body.metadata ?? {},
       recording_enabled: body.recording_enabled ?? true,
       started_at: now.toISOString(),
+      agent_id: body.agent_id ?? null,
+      qa_scorecard_id: body.qa_scorecard_id ?? null,
     };
     const facts: PlaceCall['facts'] = {
       suppressed: isSuppressed(suppressions, body.phone),
       script: script && !script.deleted ? { version: script.version, single_call_enabled: script.definition.single_call_enabled === true, variables: script.variables } : null,
+      agent_found: body.agent_id ? findAgent(readDb, workspaceId, body.agent_id) !== undefined : undefined,
+      scorecard_found: body.qa_scorecard_id ? findQaScorecard(readDb, workspaceId, body.qa_scorecard_id) !== undefined : undefined,
     };
     const result = await createOnce(commands, callDecider, callStream(placed.call_id), { type: 'PlaceCall', facts, data: placed }, { workspaceId, actor: keyId, now });
     await readYourWrites(result.position);

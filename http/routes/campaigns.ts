@@ -1,3 +1,4 @@
+import { findQaScorecard } from '../../projections/qa-scorecards.ts';
 import {
   campaignDecider,
   campaignProgress,
@@ -139,7 +140,10 @@ export function campaignRoutes({ commands, clock, readDb, readYourWrites }: Reso
       campaignStream(campaignId),
       {
         type: 'CreateCampaign',
-        facts: { script: script && !script.deleted ? { version: script.version, variables: script.variables } : null },
+        facts: {
+          script: script && !script.deleted ? { version: script.version, variables: script.variables } : null,
+          scorecard_found: body.qa_scorecard_id ? findQaScorecard(readDb, workspaceId, body.qa_scorecard_id) !== undefined : undefined,
+        },
         data: {
           campaign_id: campaignId,
           workspace_id: workspaceId,
@@ -152,6 +156,7 @@ export function campaignRoutes({ commands, clock, readDb, readYourWrites }: Reso
           max_attempts: body.max_attempts,
           retry_interval_minutes: body.retry_interval_minutes,
           recording_enabled: body.recording_enabled,
+          qa_scorecard_id: body.qa_scorecard_id ?? null,
           created_at: now.toISOString(),
         },
       },

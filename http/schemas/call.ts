@@ -30,6 +30,12 @@ export const PlaceCallBody = z
         example: { amount: 50000, lender: 'Sahay Finance' },
       }),
     recording_enabled: z.boolean().optional().openapi({ description: 'Record the call if answered (default true).' }),
+    agent_id: z.string().nullable().optional().openapi({ description: 'A manually dialed call: the human agent (agt_) placing it; analytics count the call for that agent.', example: 'agt_01jd8k3m9q2x7c4v5b6n8p0r2t' }),
+    qa_scorecard_id: z
+      .string()
+      .nullable()
+      .optional()
+      .openapi({ description: "The QA scorecard the call's transcript is scored against (default: the workspace's default scorecard, if any).", example: 'qsc_01jd8k3m9q2x7c4v5b6n8p0r2t' }),
   })
   .openapi('PlaceCall');
 
@@ -38,6 +44,11 @@ const EscalationSchema = z
     escalation_reason: z.enum(['customer_requested_agent']),
     escalated_at: Timestamp,
     summary: z.string().openapi({ description: 'One line on the conversation before the customer asked for a person.' }),
+    agent_id: z.string().nullable().openapi({ description: 'The human agent the call was handed to: an available agent who speaks the call\'s language, least recently assigned first. Null when none was available.' }),
+    unassigned_reason: z
+      .enum(['no_available_agent'])
+      .nullable()
+      .openapi({ description: 'Why no agent took the call (`no_available_agent`: nobody available speaks its language); null when one did.' }),
   })
   .openapi('CallEscalation');
 
@@ -58,6 +69,7 @@ export const CallSchema = z
     script_version: z.int(),
     attempt: z.int().nullable().openapi({ description: 'Attempt number of the campaign contact (1 = first); null for a single call.' }),
     answered_at: Timestamp.nullable(),
+    agent_id: z.string().nullable().openapi({ description: 'The human agent who placed the call (POST /v1/calls `agent_id`) or took it over on escalation; null when only the voice agent spoke.' }),
     escalation: EscalationSchema.nullable().openapi({ description: 'Set when the customer asked for a human agent (disposition escalated).' }),
     failure_reason: z
       .enum(['invalid_number', 'carrier_error', 'interrupted', 'number_suppressed'])

@@ -61,6 +61,11 @@ export const CreateCampaignBody = z
       .openapi({ type: 'integer', minimum: 1, maximum: MAX_RETRY_INTERVAL_MINUTES, default: DEFAULT_RETRY_INTERVAL_MINUTES, description: 'Minutes between attempts of a contact not reached.' } as never),
     calling_hours: CallingHoursSchema.nullable().optional(),
     recording_enabled: z.boolean().optional().openapi({ description: 'Record answered calls (default true).' }),
+    qa_scorecard_id: z
+      .string()
+      .nullable()
+      .optional()
+      .openapi({ description: "A QA scorecard of the workspace: every connected call's transcript is scored against it (default: the workspace's default scorecard, if any).", example: 'qsc_01jd8k3m9q2x7c4v5b6n8p0r2t' }),
   })
   .openapi('CreateCampaign');
 

@@ -13,6 +13,8 @@ import type { ProcessManager } from '../process-manager.ts';
 import { readModelsCaughtUp, type ReadModelsCatchUpPorts } from '../read-models-ready.ts';
 import type { CallSettlement } from './call-settlement.ts';
 import { planCallResult } from './call-timeline.ts';
+import { assignEscalation } from './escalation-assignment.ts';
+import { nextAvailableAgent } from '../../projections/agents.ts';
 import type { ConversationEngine } from './conversation-engine.ts';
 import { attemptOutcomeOf } from './conversation-result.ts';
 import type { DialingSlots } from './dialing-slots.ts';
@@ -186,7 +188,10 @@ export class CallRunner implements ProcessManager<CallRunnerEvent> {
         recording: placed.recording_enabled,
       });
       const planned = planCallResult(result, dialingStartedAt, this.dependencies.timeScale);
-      command = planned.command;
+      const escalated = planned.command.type === 'RecordCallResult' && planned.command.data.escalation !== null;
+      // Read-model facts, looked up only for a hand-over: two escalations at the same instant may pick the same agent.
+      const available = escalated && !placed.agent_id ? nextAvailableAgent(this.ports.readDb, placed.workspace_id, placed.language) : undefined;
+      command = assignEscalation(planned.command, placed.agent_id, available);
       endsAt = planned.endsAt;
       if (result.recording && command.type === 'RecordCallResult') {
         const blobKey = recordingBlobKey(placed.call_id);

@@ -90,6 +90,7 @@ export function placeCampaignCallCommand(state: CampaignState, contact: Dialable
       script_version: state.script_version,
       variables: contactTemplateValues(contact),
       recording_enabled: state.recording_enabled,
+      qa_scorecard_id: state.qa_scorecard_id,
       started_at: now.toISOString(),
     },
   };

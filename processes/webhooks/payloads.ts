@@ -180,6 +180,8 @@ async function callEscalatedNotification(event: Recorded<Extract<CallEvent, { ty
         escalated_at: event.data.escalated_at,
         language: call.placed.language,
         summary: event.data.summary,
+        agent_id: event.data.agent_id,
+        unassigned_reason: event.data.unassigned_reason,
       },
     },
   ];

@@ -9,13 +9,16 @@ export type WorkspaceEvent =
   | DomainEvent<'WorkspaceCreated', { workspace_id: string; name: string; rate_limit_per_minute: number; dialing_concurrency: number; created_at: string }>
   | DomainEvent<'WorkspaceRenamed', { workspace_id: string; name: string }>
   | DomainEvent<'WorkspaceRateLimitSet', { workspace_id: string; rate_limit_per_minute: number }>
-  | DomainEvent<'WorkspaceDialingConcurrencySet', { workspace_id: string; dialing_concurrency: number }>;
+  | DomainEvent<'WorkspaceDialingConcurrencySet', { workspace_id: string; dialing_concurrency: number }>
+  | DomainEvent<'WorkspaceDefaultQaScorecardSet', { workspace_id: string; qa_scorecard_id: string | null }>;
 
 export type WorkspaceCommand =
   | { type: 'CreateWorkspace'; workspaceId: string; name: string; now: Date }
   | { type: 'RenameWorkspace'; name: string }
   | { type: 'SetRateLimit'; perMinute: number }
-  | { type: 'SetDialingConcurrency'; limit: number };
+  | { type: 'SetDialingConcurrency'; limit: number }
+  /** `scorecardFound`: whether the scorecard exists in the workspace (looked up by the caller; null clears). */
+  | { type: 'SetDefaultQaScorecard'; scorecardId: string | null; scorecardFound: boolean };
 
 export interface WorkspaceState {
   exists: boolean;
@@ -23,6 +26,8 @@ export interface WorkspaceState {
   name: string;
   rateLimitPerMinute: number;
   dialingConcurrency: number;
+  /** The scorecard connected calls are scored against when neither the call nor its campaign names one. */
+  defaultQaScorecardId: string | null;
 }
 
 const workspaceStreams = streamCategory('workspace');
@@ -56,6 +61,7 @@ export const workspaceDecider: Decider<WorkspaceCommand, WorkspaceEvent, Workspa
     name: '',
     rateLimitPerMinute: DEFAULT_RATE_LIMIT_PER_MINUTE,
     dialingConcurrency: DEFAULT_DIALING_CONCURRENCY,
+    defaultQaScorecardId: null,
   }),
 
   evolve(state, event) {
@@ -67,6 +73,7 @@ export const workspaceDecider: Decider<WorkspaceCommand, WorkspaceEvent, Workspa
           name: event.data.name,
           rateLimitPerMinute: event.data.rate_limit_per_minute,
           dialingConcurrency: event.data.dialing_concurrency,
+          defaultQaScorecardId: null,
         };
       case 'WorkspaceRenamed':
         return { ...state, name: event.data.name };
@@ -74,6 +81,8 @@ export const workspaceDecider: Decider<WorkspaceCommand, WorkspaceEvent, Workspa
         return { ...state, rateLimitPerMinute: event.data.rate_limit_per_minute };
       case 'WorkspaceDialingConcurrencySet':
         return { ...state, dialingConcurrency: event.data.dialing_concurrency };
+      case 'WorkspaceDefaultQaScorecardSet':
+        return { ...state, defaultQaScorecardId: event.data.qa_scorecard_id };
     }
   },
 
@@ -105,6 +114,12 @@ export const workspaceDecider: Decider<WorkspaceCommand, WorkspaceEvent, Workspa
       case 'SetDialingConcurrency':
         checkPositiveInteger('concurrency', command.limit, 10_000);
         return [{ type: 'WorkspaceDialingConcurrencySet', data: { workspace_id: state.workspaceId, dialing_concurrency: command.limit } }];
+      case 'SetDefaultQaScorecard':
+        if (command.scorecardId !== null && !command.scorecardFound) {
+          throw new DomainError('resource_not_found', `No qa_scorecard with id ${command.scorecardId}.`, { resource_type: 'qa_scorecard', id: command.scorecardId });
+        }
+        if (command.scorecardId === state.defaultQaScorecardId) return [];
+        return [{ type: 'WorkspaceDefaultQaScorecardSet', data: { workspace_id: state.workspaceId, qa_scorecard_id: command.scorecardId } }];
     }
   },
 };

@@ -35,6 +35,8 @@ import { scriptRoutes } from './routes/scripts.ts';
 import { callTranscriptRoutes } from './routes/call-transcripts.ts';
 import { qaScorecardRoutes } from './routes/qa-scorecards.ts';
 import { agentRoutes } from './routes/agents.ts';
+import { workspaceRoutes } from './routes/workspace.ts';
+import { analyticsRoutes } from './routes/analytics.ts';
 import { transcriptionRoutes } from './routes/transcription.ts';
 import { campaignRoutes } from './routes/campaigns.ts';
 import { manualClockOf, sandboxClockRoutes } from './routes/sandbox-clock.ts';
@@ -106,6 +108,8 @@ export function createHttpApp(ports: HttpPorts, overrides: Partial<HttpDependenc
   app.route('/v1', callRoutes({ ...resources, recordingLinks }));
   app.route('/v1', suppressionRoutes(resources));
   app.route('/v1', agentRoutes(resources));
+  app.route('/v1', workspaceRoutes(resources));
+  app.route('/v1', analyticsRoutes(resources));
   app.route('/v1', recordingRoutes({ readDb, blobs, recordingLinks }));
   // Only on a manual clock (CLOCK=manual); otherwise the path does not exist.
   const manualClock = manualClockOf(clock);

@@ -119,8 +119,8 @@ function documentOf(row: AgentRow): AgentDocument {
 
 interface Statements {
   one: Statement<[string, string], AgentRow>;
-  page: Statement<[string, string | null, number, number], AgentRow>;
-  count: Statement<[string, string | null], { total: number }>;
+  page: Statement<[string, string | null, string | null, number, number], AgentRow>;
+  count: Statement<[string, string | null, string | null], { total: number }>;
   next: Statement<[string, string], { agent_id: string }>;
 }
 
@@ -133,10 +133,10 @@ function statements(db: Database): Statements {
     prepared = {
       one: db.prepare(`SELECT ${columns} FROM agents WHERE workspace_id = ? AND agent_id = ? AND removed_at IS NULL`),
       page: db.prepare(
-        `SELECT ${columns} FROM agents WHERE workspace_id = ?1 AND removed_at IS NULL AND (?2 IS NULL OR status = ?2)
-         ORDER BY created_at DESC, agent_id DESC LIMIT (?3 + 0) OFFSET (?4 + 0)`,
+        `SELECT ${columns} FROM agents WHERE workspace_id = ? AND removed_at IS NULL AND (? IS NULL OR status = ?)
+         ORDER BY created_at DESC, agent_id DESC LIMIT (? + 0) OFFSET (? + 0)`,
       ),
-      count: db.prepare('SELECT count(*) AS total FROM agents WHERE workspace_id = ?1 AND removed_at IS NULL AND (?2 IS NULL OR status = ?2)'),
+      count: db.prepare('SELECT count(*) AS total FROM agents WHERE workspace_id = ? AND removed_at IS NULL AND (? IS NULL OR status = ?)'),
       next: db.prepare(
         `SELECT a.agent_id FROM agent_languages l JOIN agents a ON a.agent_id = l.agent_id
          WHERE l.workspace_id = ? AND l.language = ? AND a.status = 'available' AND a.removed_at IS NULL
@@ -157,8 +157,8 @@ export function findAgent(db: Database, workspaceId: string, agentId: string): A
 export function listAgents(db: Database, workspaceId: string, status: AgentStatus | undefined, limit: number, offset: number): { data: AgentDocument[]; total: number } {
   const prepared = statements(db);
   return {
-    data: prepared.page.all(workspaceId, status ?? null, limit, offset).map(documentOf),
-    total: prepared.count.get(workspaceId, status ?? null)?.total ?? 0,
+    data: prepared.page.all(workspaceId, status ?? null, status ?? null, limit, offset).map(documentOf),
+    total: prepared.count.get(workspaceId, status ?? null, status ?? null)?.total ?? 0,
   };
 }
 

@@ -3,6 +3,7 @@ import { apiKeysProjection } from './api-keys.ts';
 import { dialerProjection } from './dialer.ts';
 import { qaScorecardsProjection } from './qa-scorecards.ts';
 import { agentsProjection } from './agents.ts';
+import { analyticsProjection } from './analytics.ts';
 import { transcriptionJobsProjection } from './transcription-jobs.ts';
 import { callsProjection } from './calls.ts';
 import { campaignsProjection } from './campaigns.ts';
@@ -14,4 +15,4 @@ import { webhooksProjection } from './webhooks.ts';
 import { workspacesProjection } from './workspaces.ts';
 
 /** Every read model of the service. `projections rebuild NAME` takes these names. */
-export const allProjections: readonly Projection[] = [workspacesProjection, apiKeysProjection, timersProjection, scriptsProjection, qaScorecardsProjection, transcriptionJobsProjection, campaignsProjection, callsProjection, suppressionsProjection, dialerProjection, agentsProjection, webhooksProjection, webhookDeliveriesProjection];
+export const allProjections: readonly Projection[] = [workspacesProjection, apiKeysProjection, timersProjection, scriptsProjection, qaScorecardsProjection, transcriptionJobsProjection, campaignsProjection, callsProjection, suppressionsProjection, dialerProjection, agentsProjection, analyticsProjection, webhooksProjection, webhookDeliveriesProjection];

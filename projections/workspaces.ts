@@ -8,20 +8,23 @@ export interface WorkspaceRow {
   rate_limit_per_minute: number;
   dialing_concurrency: number;
   created_at: string;
+  default_qa_scorecard_id: string | null;
 }
 
 export const workspacesProjection = defineProjection<WorkspaceEvent>({
   name: 'workspaces',
-  version: 1,
+  // v2: default_qa_scorecard_id.
+  version: 2,
   tables: ['workspaces'],
-  eventTypes: ['WorkspaceCreated', 'WorkspaceRenamed', 'WorkspaceRateLimitSet', 'WorkspaceDialingConcurrencySet'],
+  eventTypes: ['WorkspaceCreated', 'WorkspaceRenamed', 'WorkspaceRateLimitSet', 'WorkspaceDialingConcurrencySet', 'WorkspaceDefaultQaScorecardSet'],
   migrate(db) {
     db.exec(`CREATE TABLE IF NOT EXISTS workspaces (
       workspace_id TEXT PRIMARY KEY,
       name TEXT NOT NULL,
       rate_limit_per_minute INTEGER NOT NULL,
       dialing_concurrency INTEGER NOT NULL,
-      created_at TEXT NOT NULL
+      created_at TEXT NOT NULL,
+      default_qa_scorecard_id TEXT
     )`);
   },
   prepare(db) {
@@ -31,6 +34,7 @@ export const workspacesProjection = defineProjection<WorkspaceEvent>({
     const rename = db.prepare('UPDATE workspaces SET name = ? WHERE workspace_id = ?');
     const setRate = db.prepare('UPDATE workspaces SET rate_limit_per_minute = ? WHERE workspace_id = ?');
     const setConcurrency = db.prepare('UPDATE workspaces SET dialing_concurrency = ? WHERE workspace_id = ?');
+    const setDefaultScorecard = db.prepare('UPDATE workspaces SET default_qa_scorecard_id = ? WHERE workspace_id = ?');
     return (event) => {
       switch (event.type) {
         case 'WorkspaceCreated': {
@@ -46,6 +50,9 @@ export const workspacesProjection = defineProjection<WorkspaceEvent>({
           break;
         case 'WorkspaceDialingConcurrencySet':
           setConcurrency.run(event.data.dialing_concurrency, event.data.workspace_id);
+          break;
+        case 'WorkspaceDefaultQaScorecardSet':
+          setDefaultScorecard.run(event.data.qa_scorecard_id, event.data.workspace_id);
           break;
       }
     };

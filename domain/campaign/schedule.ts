@@ -5,74 +5,15 @@
  * A schedule time with an offset (`Z`, `+05:30`) is an instant already; one without (`2026-03-02T09:00:00`) is a
  * wall-clock time in the schedule's timezone (the spec: "IANA timezone name applied to start_time and end_time").
  */
+import { localTime, zonedTimeToInstant } from '../shared/time-zone.ts';
+
+export { isValidTimezone, zonedTimeToInstant } from '../shared/time-zone.ts';
+
 export interface CallingHours {
   /** Local time "HH:MM" when dialing may begin each day. */
   start: string;
   /** Local time "HH:MM" after which no new call is dialed. Earlier than `start`: the window spans midnight. */
   end: string;
-}
-
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
-function formatterFor(timezone: string): Intl.DateTimeFormat {
-  let formatter = formatters.get(timezone);
-  if (!formatter) {
-    formatter = new Intl.DateTimeFormat('en-US', {
-      timeZone: timezone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-    });
-    formatters.set(timezone, formatter);
-  }
-  return formatter;
-}
-
-export function isValidTimezone(timezone: unknown): timezone is string {
-  if (typeof timezone !== 'string' || timezone.length === 0) return false;
-  try {
-    formatterFor(timezone);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-interface LocalTime {
-  year: number;
-  month: number;
-  day: number;
-  hour: number;
-  minute: number;
-  second: number;
-}
-
-function localTime(instant: Date, timezone: string): LocalTime {
-  const parts: Record<string, number> = {};
-  for (const part of formatterFor(timezone).formatToParts(instant)) {
-    if (part.type !== 'literal') parts[part.type] = Number(part.value);
-  }
-  return { year: parts.year!, month: parts.month!, day: parts.day!, hour: parts.hour!, minute: parts.minute!, second: parts.second! };
-}
-
-/** Milliseconds the zone is ahead of UTC at an instant. */
-function offsetMs(instant: Date, timezone: string): number {
-  const local = localTime(instant, timezone);
-  const asUtc = Date.UTC(local.year, local.month - 1, local.day, local.hour, local.minute, local.second);
-  return asUtc - Math.floor(instant.getTime() / 1000) * 1000;
-}
-
-/** The instant a wall-clock time in a zone denotes (the later one when a DST change repeats the hour). */
-export function zonedTimeToInstant(local: LocalTime & { millisecond?: number }, timezone: string): Date {
-  const asUtc = Date.UTC(local.year, local.month - 1, local.day, local.hour, local.minute, local.second, local.millisecond ?? 0);
-  let guess = asUtc - offsetMs(new Date(asUtc), timezone);
-  // Once more at the guess: the offset may differ across a DST change between the two instants.
-  guess = asUtc - offsetMs(new Date(guess), timezone);
-  return new Date(guess);
 }
 
 const WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i;

@@ -1,14 +1,33 @@
 import type { Commands } from '../../commands/handler.ts';
 import { callDecider, callIdOf, callStream, callTranscriptJobId, conversationOf, type CallEnded, type CallTurn } from '../../domain/call.ts';
-import { transcriptionJobDecider, transcriptionJobStream, type TranscriptSegment } from '../../domain/transcription-job.ts';
+import { transcriptionJobDecider, transcriptionJobStream, type PinnedScorecard, type TranscriptSegment } from '../../domain/transcription-job.ts';
+import { qaScorecardDecider, qaScorecardStream } from '../../domain/qa-scorecard.ts';
+import { workspaceDecider, workspaceStream } from '../../domain/workspace.ts';
 import type { Clock } from '../../infra/clock/port.ts';
 import type { EventStore, Recorded } from '../../infra/eventstore/port.ts';
 import type { ProcessManager } from '../process-manager.ts';
 
 export const CALL_TRANSCRIPTION = 'call-transcription';
 
-/** What every connected call is analysed for. */
+/** What every connected call is analysed for; `qa_scoring` too when a scorecard applies. */
 export const CALL_JOB_FEATURES = ['transcription', 'summary', 'sentiment', 'intent'] as const;
+
+/**
+ * The scorecard a connected call is scored against: the call's own (POST /v1/calls, or its campaign's, copied onto
+ * the call when placed), else the workspace's default as it is when the call ends. Pinned on the job like any
+ * submission's, so later edits do not change a queued job; one deleted since the call was placed scores nothing.
+ */
+async function applicableScorecard(commands: Commands, workspaceId: string, callScorecardId: string | null | undefined): Promise<PinnedScorecard | null> {
+  let scorecardId = callScorecardId ?? null;
+  if (scorecardId === null) {
+    const { state: workspace } = await commands.load(workspaceDecider, workspaceStream(workspaceId));
+    scorecardId = workspace.defaultQaScorecardId;
+  }
+  if (scorecardId === null) return null;
+  const { state } = await commands.load(qaScorecardDecider, qaScorecardStream(scorecardId));
+  if (state.status !== 'active' || state.workspaceId !== workspaceId || state.definition === null) return null;
+  return { scorecard_id: scorecardId, version: state.version, definition: state.definition as unknown as Record<string, unknown> };
+}
 
 /**
  * Every answered call gets a transcription job (`transcript_job_id` on the call; its id is `callTranscriptJobId`).
@@ -33,6 +52,7 @@ export function createCallTranscription({ commands, clock, store }: { commands: 
       const conversation = conversationOf(await store.readStream(callStream(callId)));
       const jobId = callTranscriptJobId(callId);
       const workspaceId = placed.workspace_id;
+      const scorecard = await applicableScorecard(commands, workspaceId, placed.qa_scorecard_id);
       const context = { workspaceId, actor: CALL_TRANSCRIPTION, now: clock.now(), correlationId: event.metadata.correlation_id, causationId: event.id };
       await commands.handle(
         transcriptionJobDecider,
@@ -46,9 +66,9 @@ export function createCallTranscription({ commands, clock, store }: { commands: 
             transcript: transcriptOf(conversation),
             language: placed.language,
             speakers: 2,
-            features: CALL_JOB_FEATURES,
-            qa_scorecard_id: null,
-            qa_scorecard: null,
+            features: scorecard ? [...CALL_JOB_FEATURES, 'qa_scoring'] : CALL_JOB_FEATURES,
+            qa_scorecard_id: scorecard?.scorecard_id ?? null,
+            qa_scorecard: scorecard,
             metadata: null,
             call_id: callId,
             disposition: event.data.disposition,

@@ -31,6 +31,7 @@ test('create: CampaignCreated with the pinned script version and defaults, statu
       timezone: 'UTC',
       calling_hours: null,
       recording_enabled: true,
+      qa_scorecard_id: null,
       total_contacts: 3,
       created_at: T0,
     },

@@ -72,6 +72,7 @@ calls('placed: in progress, nothing ended, no transcript or recording yet', asyn
     escalation: null,
     recording_blob_key: null,
     transcript_job_id: null,
+    agent_id: null,
   });
   assert.is(findCall(runtime.readDb, 'ws_b', 'cal_1'), undefined, 'another workspace does not see it');
 });
@@ -83,7 +84,7 @@ calls('answered, escalated and ended in one result, then recorded: the full reco
     data: {
       answered_at: '2026-03-01T10:00:04.000Z',
       turns: [{ speaker: 'agent', text: 'Namaste', start_seconds: 0.3, end_seconds: 1.5 }],
-      escalation: { reason: 'customer_requested_agent', escalated_at: '2026-03-01T10:00:20.000Z', summary: 'Asked for an agent about the loan.' },
+      escalation: { reason: 'customer_requested_agent', escalated_at: '2026-03-01T10:00:20.000Z', summary: 'Asked for an agent about the loan.', agent_id: 'agt_1' },
       disposition: 'escalated',
       duration_seconds: 21,
       ended_at: '2026-03-01T10:00:25.000Z',
@@ -97,7 +98,14 @@ calls('answered, escalated and ended in one result, then recorded: the full reco
   assert.is(call.duration_seconds, 21);
   assert.is(call.answered_at, '2026-03-01T10:00:04.000Z');
   assert.is(call.ended_at, '2026-03-01T10:00:25.000Z');
-  assert.equal(call.escalation, { escalation_reason: 'customer_requested_agent', escalated_at: '2026-03-01T10:00:20.000Z', summary: 'Asked for an agent about the loan.' });
+  assert.equal(call.escalation, {
+    escalation_reason: 'customer_requested_agent',
+    escalated_at: '2026-03-01T10:00:20.000Z',
+    summary: 'Asked for an agent about the loan.',
+    agent_id: 'agt_1',
+    unassigned_reason: null,
+  });
+  assert.is(call.agent_id, 'agt_1', 'the agent who took the call over handled it');
   assert.is(call.recording_blob_key, 'recordings/cal_2.wav');
   assert.is(findCallRecordingKey(runtime.readDb, 'cal_2'), 'recordings/cal_2.wav');
   assert.is(call.transcript_job_id, deterministicId('job', 'cal_2'), 'an answered call names its transcript job at once');

@@ -1,0 +1,301 @@
+import type { Database, Statement } from 'better-sqlite3';
+import { callIdOf, type CallEvent } from '../domain/call.ts';
+import { localDateOf } from '../domain/shared/time-zone.ts';
+import type { JobQaScore, TranscriptionJobEvent } from '../domain/transcription-job.ts';
+import { sentimentBucketOf, type SentimentBucket } from './sentiment-bucket.ts';
+import { defineProjection } from './projection.ts';
+
+/**
+ * The read side of call and QA analytics (docs/analysis.md, "Analytics").
+ *
+ * - `analytics_calls`: one row of facts per call (workspace, campaign, agent, language, start, connected, duration,
+ *   sentiment bucket, intent, QA score), the source of every other table here and of queries in zones without
+ *   rollups.
+ * - `analytics_call_days` and `analytics_intent_days`: per-day rollups (workspace × zone × local day × campaign ×
+ *   agent × language) in each zone of ANALYTICS_ROLLUP_ZONES, so a 30-day query reads ~30 × groups rows instead of
+ *   every call. A call's row changes as its events arrive (placed, escalated, ended, analysed): its old
+ *   contribution is taken out of the rollups and its new one put in, so the rollups always equal a GROUP BY over
+ *   `analytics_calls`, and a rebuild from the events gives identical tables.
+ * - `analytics_qa` (+ `analytics_qa_parameters`): one QA result per scored job (a call's, or a standalone job's,
+ *   whose agent is its `metadata.agent_id`), with `analytics_qa_days` and `analytics_qa_parameter_days` rollups.
+ *   Parameters are keyed by name, so they aggregate across scorecard versions.
+ *
+ * Empty campaign and agent are '' in these tables (SQLite primary keys treat NULLs as distinct).
+ */
+export const ANALYTICS_ROLLUP_ZONES = ['UTC', 'Asia/Kolkata'] as const;
+
+type AnalyticsEvent =
+  | Extract<CallEvent, { type: 'CallPlaced' | 'CallEscalated' | 'CallEnded' | 'CallFailed' }>
+  | Extract<TranscriptionJobEvent, { type: 'TranscriptionJobSubmitted' | 'TranscriptionJobCompleted' }>;
+
+export interface CallFacts {
+  call_id: string;
+  workspace_id: string;
+  campaign_id: string;
+  agent_id: string;
+  language: string;
+  started_at: string;
+  connected: number;
+  duration_seconds: number;
+  sentiment: SentimentBucket | null;
+  intent: string | null;
+  qa_score: number | null;
+}
+
+const FACT_COLUMNS = 'call_id, workspace_id, campaign_id, agent_id, language, started_at, connected, duration_seconds, sentiment, intent, qa_score';
+
+export const analyticsProjection = defineProjection<AnalyticsEvent>({
+  name: 'analytics',
+  version: 1,
+  tables: ['analytics_jobs', 'analytics_calls', 'analytics_call_days', 'analytics_intent_days', 'analytics_qa', 'analytics_qa_parameters', 'analytics_qa_days', 'analytics_qa_parameter_days'],
+  eventTypes: ['CallPlaced', 'CallEscalated', 'CallEnded', 'CallFailed', 'TranscriptionJobSubmitted', 'TranscriptionJobCompleted'],
+  migrate(db) {
+    db.exec(`CREATE TABLE IF NOT EXISTS analytics_jobs (
+      job_id TEXT PRIMARY KEY,
+      workspace_id TEXT NOT NULL,
+      scorecard_id TEXT,
+      scorecard_version INTEGER
+    ) WITHOUT ROWID;
+    CREATE TABLE IF NOT EXISTS analytics_calls (
+      call_id TEXT PRIMARY KEY,
+      workspace_id TEXT NOT NULL,
+      campaign_id TEXT NOT NULL,
+      agent_id TEXT NOT NULL,
+      language TEXT NOT NULL,
+      started_at TEXT NOT NULL,
+      connected INTEGER NOT NULL,
+      duration_seconds INTEGER NOT NULL,
+      sentiment TEXT,
+      intent TEXT,
+      qa_score REAL
+    );
+    CREATE INDEX IF NOT EXISTS analytics_calls_by_start ON analytics_calls (workspace_id, started_at);
+    CREATE TABLE IF NOT EXISTS analytics_call_days (
+      workspace_id TEXT NOT NULL, timezone TEXT NOT NULL, day TEXT NOT NULL,
+      campaign_id TEXT NOT NULL, agent_id TEXT NOT NULL, language TEXT NOT NULL,
+      total_calls INTEGER NOT NULL, connected_calls INTEGER NOT NULL, duration_sum INTEGER NOT NULL,
+      positive INTEGER NOT NULL, neutral INTEGER NOT NULL, negative INTEGER NOT NULL,
+      qa_sum REAL NOT NULL, qa_count INTEGER NOT NULL,
+      PRIMARY KEY (workspace_id, timezone, day, campaign_id, agent_id, language)
+    ) WITHOUT ROWID;
+    CREATE TABLE IF NOT EXISTS analytics_intent_days (
+      workspace_id TEXT NOT NULL, timezone TEXT NOT NULL, day TEXT NOT NULL,
+      campaign_id TEXT NOT NULL, agent_id TEXT NOT NULL, language TEXT NOT NULL, intent TEXT NOT NULL,
+      calls INTEGER NOT NULL,
+      PRIMARY KEY (workspace_id, timezone, day, campaign_id, agent_id, language, intent)
+    ) WITHOUT ROWID;
+    CREATE TABLE IF NOT EXISTS analytics_qa (
+      source_id TEXT PRIMARY KEY,
+      workspace_id TEXT NOT NULL,
+      call_id TEXT,
+      job_id TEXT NOT NULL,
+      agent_id TEXT NOT NULL,
+      scorecard_id TEXT NOT NULL,
+      scorecard_version INTEGER NOT NULL,
+      at TEXT NOT NULL,
+      overall_score REAL NOT NULL,
+      passed INTEGER NOT NULL,
+      parameter_scores TEXT NOT NULL
+    );
+    CREATE INDEX IF NOT EXISTS analytics_qa_by_time ON analytics_qa (workspace_id, at);
+    CREATE INDEX IF NOT EXISTS analytics_qa_by_call ON analytics_qa (call_id) WHERE call_id IS NOT NULL;
+    CREATE TABLE IF NOT EXISTS analytics_qa_parameters (
+      source_id TEXT NOT NULL, parameter_name TEXT NOT NULL,
+      score REAL NOT NULL, max_score REAL NOT NULL, passed INTEGER NOT NULL,
+      PRIMARY KEY (source_id, parameter_name)
+    ) WITHOUT ROWID;
+    CREATE TABLE IF NOT EXISTS analytics_qa_days (
+      workspace_id TEXT NOT NULL, timezone TEXT NOT NULL, day TEXT NOT NULL, agent_id TEXT NOT NULL, scorecard_id TEXT NOT NULL,
+      evaluated INTEGER NOT NULL, score_sum REAL NOT NULL, passed INTEGER NOT NULL,
+      PRIMARY KEY (workspace_id, timezone, day, agent_id, scorecard_id)
+    ) WITHOUT ROWID;
+    CREATE TABLE IF NOT EXISTS analytics_qa_parameter_days (
+      workspace_id TEXT NOT NULL, timezone TEXT NOT NULL, day TEXT NOT NULL, agent_id TEXT NOT NULL, scorecard_id TEXT NOT NULL,
+      parameter_name TEXT NOT NULL,
+      evaluated INTEGER NOT NULL, score_sum REAL NOT NULL, max_score REAL NOT NULL, passed INTEGER NOT NULL,
+      PRIMARY KEY (workspace_id, timezone, day, agent_id, scorecard_id, parameter_name)
+    ) WITHOUT ROWID;`);
+  },
+  prepare(db) {
+    const find = db.prepare<[string], CallFacts>(`SELECT ${FACT_COLUMNS} FROM analytics_calls WHERE call_id = ?`);
+    const save = db.prepare(`INSERT OR REPLACE INTO analytics_calls (${FACT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+    const saveJob = db.prepare('INSERT OR IGNORE INTO analytics_jobs (job_id, workspace_id, scorecard_id, scorecard_version) VALUES (?, ?, ?, ?)');
+    const findJob = db.prepare<[string], { workspace_id: string; scorecard_id: string | null; scorecard_version: number | null }>(
+      'SELECT workspace_id, scorecard_id, scorecard_version FROM analytics_jobs WHERE job_id = ?',
+    );
+    const rollups = callRollupStatements(db);
+    const qa = qaStatements(db);
+
+    /** Replaces a call's facts, moving its contribution in the rollups from the old facts to the new. */
+    const change = (before: CallFacts | undefined, after: CallFacts) => {
+      if (before) rollups.add(before, -1);
+      save.run(after.call_id, after.workspace_id, after.campaign_id, after.agent_id, after.language, after.started_at, after.connected, after.duration_seconds, after.sentiment, after.intent, after.qa_score);
+      rollups.add(after, 1);
+    };
+
+    return (event) => {
+      if (event.type === 'TranscriptionJobSubmitted') {
+        // What the completion does not repeat: the workspace and the pinned scorecard.
+        const data = event.data;
+        saveJob.run(data.job_id, data.workspace_id, data.qa_scorecard?.scorecard_id ?? null, data.qa_scorecard?.version ?? null);
+        return;
+      }
+      if (event.type === 'TranscriptionJobCompleted') {
+        const data = event.data;
+        const job = findJob.get(data.job_id);
+        const callId = data.call_id;
+        const before = callId === null ? undefined : find.get(callId);
+        if (before) {
+          change(before, {
+            ...before,
+            sentiment: data.sentiment ? sentimentBucketOf(data.sentiment.overall) : null,
+            intent: data.intent,
+            qa_score: data.qa_score?.overall_score ?? null,
+          });
+        }
+        if (data.qa_score && job) {
+          const metadataAgent = data.metadata?.agent_id;
+          qa.record({
+            source_id: callId ?? data.job_id,
+            workspace_id: job.workspace_id,
+            call_id: callId,
+            job_id: data.job_id,
+            agent_id: before ? before.agent_id : typeof metadataAgent === 'string' ? metadataAgent : '',
+            at: before ? before.started_at : data.completed_at,
+            score: data.qa_score,
+            scorecard: { id: job.scorecard_id ?? '', version: job.scorecard_version ?? 0 },
+          });
+        }
+        return;
+      }
+      const callId = callIdOf(event.stream);
+      const before = find.get(callId);
+      switch (event.type) {
+        case 'CallPlaced': {
+          const data = event.data;
+          change(before, {
+            call_id: callId,
+            workspace_id: data.workspace_id,
+            campaign_id: data.campaign_id ?? '',
+            agent_id: data.agent_id ?? '',
+            language: data.language,
+            started_at: data.started_at,
+            connected: 0,
+            duration_seconds: 0,
+            sentiment: null,
+            intent: null,
+            qa_score: null,
+          });
+          break;
+        }
+        case 'CallEscalated':
+          if (before && event.data.agent_id) change(before, { ...before, agent_id: event.data.agent_id });
+          break;
+        case 'CallEnded':
+        case 'CallFailed': {
+          if (!before) break;
+          const connected = event.type === 'CallEnded' && event.data.answered ? 1 : 0;
+          change(before, { ...before, connected, duration_seconds: event.data.duration_seconds, started_at: event.data.started_at ?? before.started_at });
+          break;
+        }
+      }
+    };
+  },
+});
+
+function callRollupStatements(db: Database) {
+  const addDay: Statement = db.prepare(
+    `INSERT INTO analytics_call_days (workspace_id, timezone, day, campaign_id, agent_id, language, total_calls, connected_calls, duration_sum,
+       positive, neutral, negative, qa_sum, qa_count)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT DO UPDATE SET total_calls = total_calls + excluded.total_calls, connected_calls = connected_calls + excluded.connected_calls,
+       duration_sum = duration_sum + excluded.duration_sum, positive = positive + excluded.positive, neutral = neutral + excluded.neutral,
+       negative = negative + excluded.negative, qa_sum = qa_sum + excluded.qa_sum, qa_count = qa_count + excluded.qa_count`,
+  );
+  const addIntent: Statement = db.prepare(
+    `INSERT INTO analytics_intent_days (workspace_id, timezone, day, campaign_id, agent_id, language, intent, calls) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT DO UPDATE SET calls = calls + excluded.calls`,
+  );
+  return {
+    /** Adds (sign 1) or takes out (sign -1) one call's contribution to the day it started on, in every rollup zone. */
+    add(facts: CallFacts, sign: 1 | -1) {
+      const started = new Date(facts.started_at);
+      for (const zone of ANALYTICS_ROLLUP_ZONES) {
+        const day = localDateOf(started, zone);
+        const keys = [facts.workspace_id, zone, day, facts.campaign_id, facts.agent_id, facts.language];
+        addDay.run(
+          ...keys,
+          sign,
+          sign * facts.connected,
+          sign * (facts.connected ? facts.duration_seconds : 0),
+          facts.sentiment === 'positive' ? sign : 0,
+          facts.sentiment === 'neutral' ? sign : 0,
+          facts.sentiment === 'negative' ? sign : 0,
+          facts.qa_score === null ? 0 : sign * facts.qa_score,
+          facts.qa_score === null ? 0 : sign,
+        );
+        if (facts.intent !== null) addIntent.run(...keys, facts.intent, sign);
+      }
+    },
+  };
+}
+
+interface QaRecord {
+  source_id: string;
+  workspace_id: string;
+  call_id: string | null;
+  job_id: string;
+  agent_id: string;
+  at: string;
+  score: JobQaScore;
+  scorecard: { id: string; version: number };
+}
+
+function qaStatements(db: Database) {
+  const insert = db.prepare(
+    `INSERT OR IGNORE INTO analytics_qa (source_id, workspace_id, call_id, job_id, agent_id, scorecard_id, scorecard_version, at, overall_score, passed, parameter_scores)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const insertParameter = db.prepare('INSERT OR REPLACE INTO analytics_qa_parameters (source_id, parameter_name, score, max_score, passed) VALUES (?, ?, ?, ?, ?)');
+  const addDay = db.prepare(
+    `INSERT INTO analytics_qa_days (workspace_id, timezone, day, agent_id, scorecard_id, evaluated, score_sum, passed) VALUES (?, ?, ?, ?, ?, 1, ?, ?)
+     ON CONFLICT DO UPDATE SET evaluated = evaluated + 1, score_sum = score_sum + excluded.score_sum, passed = passed + excluded.passed`,
+  );
+  const addParameterDay = db.prepare(
+    `INSERT INTO analytics_qa_parameter_days (workspace_id, timezone, day, agent_id, scorecard_id, parameter_name, evaluated, score_sum, max_score, passed)
+     VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?, ?)
+     ON CONFLICT DO UPDATE SET evaluated = evaluated + 1, score_sum = score_sum + excluded.score_sum,
+       max_score = max(max_score, excluded.max_score), passed = passed + excluded.passed`,
+  );
+  return {
+    /** A job completes once, so a QA result is recorded once (a replayed event changes nothing). */
+    record(qa: QaRecord) {
+      const { score } = qa;
+      const inserted = insert.run(
+        qa.source_id,
+        qa.workspace_id,
+        qa.call_id,
+        qa.job_id,
+        qa.agent_id,
+        qa.scorecard.id,
+        qa.scorecard.version,
+        qa.at,
+        score.overall_score,
+        score.passed ? 1 : 0,
+        JSON.stringify(score.parameter_scores),
+      );
+      if (inserted.changes === 0) return;
+      for (const parameter of score.parameter_scores) {
+        insertParameter.run(qa.source_id, parameter.parameter_name, parameter.score, parameter.max_score, parameter.passed ? 1 : 0);
+      }
+      const at = new Date(qa.at);
+      for (const zone of ANALYTICS_ROLLUP_ZONES) {
+        const day = localDateOf(at, zone);
+        addDay.run(qa.workspace_id, zone, day, qa.agent_id, qa.scorecard.id, score.overall_score, score.passed ? 1 : 0);
+        for (const parameter of score.parameter_scores) {
+          addParameterDay.run(qa.workspace_id, zone, day, qa.agent_id, qa.scorecard.id, parameter.parameter_name, parameter.score, parameter.max_score, parameter.passed ? 1 : 0);
+        }
+      }
+    },
+  };
+}

@@ -1,0 +1,21 @@
+import type { Database, Statement } from 'better-sqlite3';
+
+/**
+ * Prepared statements by SQL text, per database, for read queries whose text depends on the request's filters:
+ * each distinct text is prepared once (better-sqlite3 compiles on `prepare`, which costs more than a small query).
+ */
+const cache = new WeakMap<Database, Map<string, Statement>>();
+
+export function preparedStatement(db: Database, sql: string): Statement {
+  let statements = cache.get(db);
+  if (!statements) {
+    statements = new Map();
+    cache.set(db, statements);
+  }
+  let statement = statements.get(sql);
+  if (!statement) {
+    statement = db.prepare(sql);
+    statements.set(sql, statement);
+  }
+  return statement;
+}

@@ -4,6 +4,7 @@ import { localDateOf } from '../domain/shared/time-zone.ts';
 import type { JobQaScore, TranscriptionJobEvent } from '../domain/transcription-job.ts';
 import { sentimentBucketOf, type SentimentBucket } from './sentiment-bucket.ts';
 import { defineProjection } from './projection.ts';
+import { rollupLevels, valuesAt } from './rollup-levels.ts';
 
 /**
  * The read side of call and QA analytics (docs/analysis.md, "Analytics").
@@ -128,9 +129,8 @@ export const analyticsProjection = defineProjection<AnalyticsEvent>({
 
     /** Replaces a call's facts, moving its contribution in the rollups from the old facts to the new. */
     const change = (before: CallFacts | undefined, after: CallFacts) => {
-      if (before) rollups.add(before, -1);
       save.run(after.call_id, after.workspace_id, after.campaign_id, after.agent_id, after.language, after.started_at, after.connected, after.duration_seconds, after.sentiment, after.intent, after.qa_score);
-      rollups.add(after, 1);
+      rollups.change(before, after);
     };
 
     return (event) => {
@@ -203,6 +203,26 @@ export const analyticsProjection = defineProjection<AnalyticsEvent>({
   },
 });
 
+export const CALL_DIMENSIONS = ['campaign_id', 'agent_id', 'language'] as const;
+export const CALL_LEVELS = rollupLevels(CALL_DIMENSIONS);
+export const QA_DIMENSIONS = ['agent_id', 'scorecard_id'] as const;
+export const QA_LEVELS = rollupLevels(QA_DIMENSIONS);
+
+type CallSums = [total: number, connected: number, duration: number, positive: number, neutral: number, negative: number, qaSum: number, qaCount: number];
+
+function callSums(facts: CallFacts, sign: 1 | -1): CallSums {
+  return [
+    sign,
+    sign * facts.connected,
+    sign * (facts.connected ? facts.duration_seconds : 0),
+    facts.sentiment === 'positive' ? sign : 0,
+    facts.sentiment === 'neutral' ? sign : 0,
+    facts.sentiment === 'negative' ? sign : 0,
+    facts.qa_score === null ? 0 : sign * facts.qa_score,
+    facts.qa_score === null ? 0 : sign,
+  ];
+}
+
 function callRollupStatements(db: Database) {
   const addDay: Statement = db.prepare(
     `INSERT INTO analytics_call_days (workspace_id, timezone, day, campaign_id, agent_id, language, total_calls, connected_calls, duration_sum,
@@ -216,26 +236,40 @@ function callRollupStatements(db: Database) {
     `INSERT INTO analytics_intent_days (workspace_id, timezone, day, campaign_id, agent_id, language, intent, calls) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT DO UPDATE SET calls = calls + excluded.calls`,
   );
-  return {
-    /** Adds (sign 1) or takes out (sign -1) one call's contribution to the day it started on, in every rollup zone. */
-    add(facts: CallFacts, sign: 1 | -1) {
-      const started = new Date(facts.started_at);
-      for (const zone of ANALYTICS_ROLLUP_ZONES) {
-        const day = localDateOf(started, zone);
-        const keys = [facts.workspace_id, zone, day, facts.campaign_id, facts.agent_id, facts.language];
-        addDay.run(
-          ...keys,
-          sign,
-          sign * facts.connected,
-          sign * (facts.connected ? facts.duration_seconds : 0),
-          facts.sentiment === 'positive' ? sign : 0,
-          facts.sentiment === 'neutral' ? sign : 0,
-          facts.sentiment === 'negative' ? sign : 0,
-          facts.qa_score === null ? 0 : sign * facts.qa_score,
-          facts.qa_score === null ? 0 : sign,
-        );
-        if (facts.intent !== null) addIntent.run(...keys, facts.intent, sign);
+  type Rows = Map<string, { keys: string[]; sums: CallSums }>;
+  type IntentRows = Map<string, { keys: string[]; intent: string; calls: number }>;
+  /** Adds a call's contribution (sign 1) or its removal (-1) to every rollup row it counts in: each zone and level. */
+  const contribute = (facts: CallFacts, sign: 1 | -1, rows: Rows, intents: IntentRows) => {
+    const started = new Date(facts.started_at);
+    const sums = callSums(facts, sign);
+    for (const zone of ANALYTICS_ROLLUP_ZONES) {
+      const day = localDateOf(started, zone);
+      for (const level of CALL_LEVELS) {
+        const keys = [facts.workspace_id, zone, day, ...valuesAt(CALL_DIMENSIONS, level, facts)];
+        const id = keys.join('\u0000');
+        const row = rows.get(id) ?? { keys, sums: [0, 0, 0, 0, 0, 0, 0, 0] as CallSums };
+        row.sums = row.sums.map((value, index) => value + sums[index]!) as CallSums;
+        rows.set(id, row);
+        if (facts.intent === null) continue;
+        const intentId = `${id}\u0000${facts.intent}`;
+        const intentRow = intents.get(intentId) ?? { keys, intent: facts.intent, calls: 0 };
+        intentRow.calls += sign;
+        intents.set(intentId, intentRow);
       }
+    }
+  };
+  return {
+    /**
+     * Moves a call's contribution from its old facts to its new ones, merged row by row first: a change that leaves
+     * the day and dimensions alone (the common case) writes one row per zone and level, and none where nothing moved.
+     */
+    change(before: CallFacts | undefined, after: CallFacts) {
+      const rows: Rows = new Map();
+      const intents: IntentRows = new Map();
+      if (before) contribute(before, -1, rows, intents);
+      contribute(after, 1, rows, intents);
+      for (const { keys, sums } of rows.values()) if (sums.some((value) => value !== 0)) addDay.run(...keys, ...sums);
+      for (const { keys, intent, calls } of intents.values()) if (calls !== 0) addIntent.run(...keys, intent, calls);
     },
   };
 }
@@ -291,9 +325,12 @@ function qaStatements(db: Database) {
       const at = new Date(qa.at);
       for (const zone of ANALYTICS_ROLLUP_ZONES) {
         const day = localDateOf(at, zone);
-        addDay.run(qa.workspace_id, zone, day, qa.agent_id, qa.scorecard.id, score.overall_score, score.passed ? 1 : 0);
-        for (const parameter of score.parameter_scores) {
-          addParameterDay.run(qa.workspace_id, zone, day, qa.agent_id, qa.scorecard.id, parameter.parameter_name, parameter.score, parameter.max_score, parameter.passed ? 1 : 0);
+        for (const level of QA_LEVELS) {
+          const [agent, scorecard] = valuesAt(QA_DIMENSIONS, level, { agent_id: qa.agent_id, scorecard_id: qa.scorecard.id });
+          addDay.run(qa.workspace_id, zone, day, agent, scorecard, score.overall_score, score.passed ? 1 : 0);
+          for (const parameter of score.parameter_scores) {
+            addParameterDay.run(qa.workspace_id, zone, day, agent, scorecard, parameter.parameter_name, parameter.score, parameter.max_score, parameter.passed ? 1 : 0);
+          }
         }
       }
     },

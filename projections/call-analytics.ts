@@ -1,6 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import { addDays, isoWeekStart, localDateOf, startOfLocalDate } from '../domain/shared/time-zone.ts';
-import { ANALYTICS_ROLLUP_ZONES } from './analytics.ts';
+import { ANALYTICS_ROLLUP_ZONES, CALL_DIMENSIONS, CALL_LEVELS } from './analytics.ts';
+import { ALL, levelFor } from './rollup-levels.ts';
 import { preparedStatement } from './statement-cache.ts';
 
 /**
@@ -76,13 +77,23 @@ export function periodsOf(range: Pick<AnalyticsRange, 'fromDay' | 'toDay'>, unit
 function filterSql(filter: CallAnalyticsFilter): { where: string; values: string[] } {
   const conditions: string[] = [];
   const values: string[] = [];
-  for (const column of ['campaign_id', 'agent_id', 'language'] as const) {
+  for (const column of CALL_DIMENSIONS) {
     const value = filter[column];
     if (value === undefined) continue;
     conditions.push(`${column} = ?`);
     values.push(value);
   }
   return { where: conditions.map((condition) => ` AND ${condition}`).join(''), values };
+}
+
+/** The rollup rows of the least detailed level that keeps every dimension filtered or grouped by. */
+function levelSql(filter: CallAnalyticsFilter, groupBy: CallAnalyticsGroupBy | undefined): { where: string; values: string[] } {
+  const needed = CALL_DIMENSIONS.filter((dimension) => filter[dimension] !== undefined || (groupBy !== undefined && groupBy !== 'day' && groupBy !== 'week' && DIMENSION_COLUMN[groupBy] === dimension));
+  const level = levelFor(CALL_LEVELS, needed);
+  const filtered = filterSql(filter);
+  // A kept dimension is never ALL, an unkept one always: that tells the levels' rows apart.
+  const where = CALL_DIMENSIONS.map((dimension) => ` AND ${dimension} ${level.includes(dimension) ? '!=' : '='} ?`).join('');
+  return { where: filtered.where + where, values: [...filtered.values, ...CALL_DIMENSIONS.map(() => ALL)] };
 }
 
 export function canUseRollups(range: AnalyticsRange): boolean {
@@ -94,7 +105,7 @@ export function callAnalytics(db: Database, workspaceId: string, range: Analytic
 }
 
 function fromRollups(db: Database, workspaceId: string, range: AnalyticsRange, filter: CallAnalyticsFilter, groupBy: CallAnalyticsGroupBy | undefined): CallAnalyticsSums {
-  const { where, values } = filterSql(filter);
+  const { where, values } = levelSql(filter, groupBy);
   const scope = `workspace_id = ? AND timezone = ? AND day BETWEEN ? AND ?${where}`;
   const parameters = [workspaceId, range.timezone, range.fromDay, range.toDay, ...values];
   const totals = preparedStatement(db, `SELECT ${SUMS} FROM analytics_call_days WHERE ${scope}`).get(...parameters) as CallTotals;

@@ -12,10 +12,16 @@ import { loanFloodTranscript } from '../../support/transcripts.ts';
 const TIME_LIMIT_MS = 1_000;
 const PEAK_RSS_LIMIT_MB = 400;
 
-function timed<T>(run: () => T): { value: T; ms: number } {
+/**
+ * CPU time of the process (user + system) while `run` runs, and its wall time. The limit is on CPU time: on a machine
+ * shared with other suites the wall time says more about the neighbours than about the algorithm.
+ */
+function timed<T>(run: () => T): { value: T; ms: number; wallMs: number } {
+  const cpu = process.cpuUsage();
   const started = performance.now();
   const value = run();
-  return { value, ms: performance.now() - started };
+  const used = process.cpuUsage(cpu);
+  return { value, ms: (used.user + used.system) / 1000, wallMs: performance.now() - started };
 }
 
 // The first call compiles the lexicons; that is not what is measured.
@@ -25,8 +31,8 @@ test('4,000 sentences that all share "loan" (about 100 KB): summarised in well u
   const segments = loanFloodTranscript({ sentences: 4_000, perSegment: 10 });
   const bytes = JSON.stringify(segments).length;
   assert.ok(bytes > 80_000 && bytes < 130_000, `${bytes} bytes`);
-  const { value: summary, ms } = timed(() => summarize({ segments, language: 'en-IN' }));
-  console.log(`  4,000 "loan" sentences (${Math.round(bytes / 1000)} KB): summary in ${ms.toFixed(0)} ms`);
+  const { value: summary, ms, wallMs } = timed(() => summarize({ segments, language: 'en-IN' }));
+  console.log(`  4,000 "loan" sentences (${Math.round(bytes / 1000)} KB): summary in ${ms.toFixed(0)} ms of CPU (${wallMs.toFixed(0)} ms wall)`);
   assert.ok(ms < TIME_LIMIT_MS, `${ms.toFixed(0)} ms`);
   assert.is([...summary.matchAll(/(Agent|Customer): Loan \d+ due\./g)].length, 3, summary);
 });
@@ -34,8 +40,8 @@ test('4,000 sentences that all share "loan" (about 100 KB): summarised in well u
 test('20,000 segments, the most the API accepts: summarised in well under a second (intent and sentiment given, as the pipeline does)', () => {
   const segments = loanFloodTranscript({ sentences: 20_000, perSegment: 1 });
   const sentiment = analyzeSentiment(segments, 'en-IN');
-  const { ms } = timed(() => summarize({ segments, language: 'en-IN', intent: null, sentiment }));
-  console.log(`  20,000 segments: summary in ${ms.toFixed(0)} ms`);
+  const { ms, wallMs } = timed(() => summarize({ segments, language: 'en-IN', intent: null, sentiment }));
+  console.log(`  20,000 segments: summary in ${ms.toFixed(0)} ms of CPU (${wallMs.toFixed(0)} ms wall)`);
   assert.ok(ms < TIME_LIMIT_MS, `${ms.toFixed(0)} ms`);
 });
 

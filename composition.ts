@@ -4,8 +4,8 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { CommandHandler } from './commands/handler.ts';
 import { upcast } from './domain/upcasters.ts';
-import { createLexiconAnalyzer } from './infra/analysis/lexicon-analyzer.ts';
-import type { Analyzer } from './infra/analysis/port.ts';
+import { createAnalysisPool } from './infra/analysis/analysis-pool.ts';
+import type { TranscriptAnalysis } from './infra/analysis/transcript-analysis.ts';
 import { createFileBlobStore } from './infra/blobs/file-blob-store.ts';
 import type { BlobStore } from './infra/blobs/port.ts';
 import { SignedRecordingLinks, type RecordingLinks } from './infra/blobs/recording-links.ts';
@@ -70,8 +70,8 @@ export interface Runtime {
   conversationSpeech: ConversationSpeech;
   /** Audio to text for transcription jobs (SPEECH_API_URL, else PocketSphinx for English). */
   recognizer: SpeechRecognizer;
-  /** Summary, sentiment, intent and QA scoring of transcripts. */
-  analyzer: Analyzer;
+  /** Summary, sentiment, intent and QA scoring of transcripts, on worker threads (ANALYSIS_THREADS, ANALYSIS_BUDGET_SECONDS). */
+  transcriptAnalysis: TranscriptAnalysis;
   /** Starts projections, process managers and timers. */
   start(): Promise<void>;
   /** Stops background work and closes the databases. */
@@ -141,7 +141,11 @@ export function createRuntime(
     // The sandbox carrier gives the customer's words as text: live calls need synthesis only.
     conversationSpeech: offlineConversationSpeech(),
     recognizer: createSpeechRecognizer({ apiUrl: config.SPEECH_API_URL, apiKey: config.SPEECH_API_KEY, model: config.SPEECH_MODEL, localConcurrency: workerConcurrency }),
-    analyzer: createLexiconAnalyzer(),
+    // Leaves a core to the event loop; at least one thread.
+    transcriptAnalysis: createAnalysisPool({
+      threads: config.ANALYSIS_THREADS ?? Math.max(1, availableParallelism() - 1),
+      budgetMs: config.ANALYSIS_BUDGET_SECONDS * 1000,
+    }),
   };
   const processes = new ProcessRunner(store, readDb, makeProcesses(ports), logger, options.processes);
   return {
@@ -156,6 +160,7 @@ export function createRuntime(
       await timers.stop();
       await processes.stop();
       await projections.stop();
+      await ports.transcriptAnalysis.close();
       await store.close();
       readDb.close();
     },

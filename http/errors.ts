@@ -145,7 +145,9 @@ export function validationError(target: string, error: ZodError, input: unknown)
   // An unknown key is reported at the key itself, e.g. `steps[0].sya`.
   if (issue.code === 'unrecognized_keys' && issue.keys[0] !== undefined) path = [...path, issue.keys[0]];
   const field = path.length === 0 ? (target === 'json' ? 'body' : target) : fieldPath(path);
-  const provided = valueAt(input, path);
+  // A refinement over a whole value (a total, a count) reports what it measured; the value itself would say less.
+  const measured = issue.code === 'custom' && issue.params !== undefined && 'provided' in issue.params;
+  const provided = measured ? issue.params!.provided : valueAt(input, path);
   const expected = describeExpected(issue);
   const message =
     issue.code === 'unrecognized_keys'

@@ -24,6 +24,10 @@ const configSchema = z.object({
   /** The sandbox's calls end this many times faster than real time on the clock (1: real time). */
   SANDBOX_SPEED: z.coerce.number().min(1).max(1e9).default(1),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).optional(),
+  /** Worker threads that analyse transcripts (summary, sentiment, intent, QA); default: cores - 1, at least 1. */
+  ANALYSIS_THREADS: z.coerce.number().int().min(1).max(64).optional(),
+  /** How long the analysis of one transcript may run before it is stopped (`analysis_budget_exceeded`). */
+  ANALYSIS_BUDGET_SECONDS: z.coerce.number().positive().max(3600).default(60),
   SPEECH_API_URL: z.string().url().optional(),
   SPEECH_API_KEY: z.string().optional(),
   SPEECH_MODEL: z.string().default('whisper-1'),

@@ -5,6 +5,14 @@ import { PaginationQuery, Timestamp, listEnvelope } from './common.ts';
 
 /** A transcript of a 4-hour call has a few thousand segments; this bounds a submitted one generously. */
 export const MAX_SUBMITTED_SEGMENTS = 20_000;
+/** A submitted transcript covers at most what a recording may: the spec's 4 hours. */
+export const MAX_TRANSCRIPT_SECONDS = 4 * 60 * 60;
+/**
+ * Text of a submitted transcript, all segments together. Four hours of fast speech are about 200,000 characters;
+ * the analysis reads every one, so this bounds its work (and the events that carry the transcript) well above any
+ * real call.
+ */
+export const MAX_TRANSCRIPT_CHARACTERS = 1_000_000;
 /** Metadata is echoed in every response and webhook payload: a few kilobytes of the client's own keys. */
 export const MAX_METADATA_BYTES = 16 * 1024;
 
@@ -15,7 +23,11 @@ export const TranscriptSegmentSchema = z
     speaker: z.string().trim().min(1).max(64).openapi({ description: '`agent`, `customer`, or `speaker_1`, `speaker_2`, ...', example: 'agent' }),
     text: z.string().max(10_000).openapi({ example: 'Good morning, this is Asha from the bank.' }),
     start_time: z.number().min(0).openapi({ description: 'Seconds from the recording start.', example: 0.4 }),
-    end_time: z.number().min(0).openapi({ example: 3.9 }),
+    end_time: z
+      .number()
+      .min(0)
+      .max(MAX_TRANSCRIPT_SECONDS, { error: `a number of seconds from 0 to ${MAX_TRANSCRIPT_SECONDS} (4 hours, the longest recording accepted)` })
+      .openapi({ example: 3.9 }),
     confidence: z.number().min(0).max(1).optional().openapi({ description: '0 to 1; above 0.90 counts as high confidence.', example: 0.93 }),
   })
   .refine((segment) => segment.end_time >= segment.start_time, { error: 'end_time at or after start_time', path: ['end_time'] })
@@ -39,8 +51,17 @@ export const TranscriptionBody = z
       .array(TranscriptSegmentSchema)
       .min(1)
       .max(MAX_SUBMITTED_SEGMENTS)
+      .superRefine((segments, context) => {
+        const characters = segments.reduce((sum, segment) => sum + segment.text.length, 0);
+        if (characters > MAX_TRANSCRIPT_CHARACTERS) {
+          // `provided` is what was measured: the array itself would say nothing useful.
+          context.addIssue({ code: 'custom', message: `at most ${MAX_TRANSCRIPT_CHARACTERS} characters of text in all segments together`, params: { provided: characters } });
+        }
+      })
       .optional()
-      .openapi({ description: 'A transcript to analyse instead of a recording: recognition is skipped. Exactly one of `audio_url` and `transcript`.' }),
+      .openapi({
+        description: `A transcript to analyse instead of a recording: recognition is skipped. Exactly one of \`audio_url\` and \`transcript\`. At most ${MAX_SUBMITTED_SEGMENTS} segments, ${MAX_TRANSCRIPT_CHARACTERS} characters of text in all, and no end_time past ${MAX_TRANSCRIPT_SECONDS} s (4 hours).`,
+      }),
     language: Language,
     speakers: z.int().min(MIN_SPEAKERS).max(MAX_SPEAKERS).default(2).openapi({ description: 'Expected speakers for diarisation, 1 to 10.', example: 2 }),
     features: z

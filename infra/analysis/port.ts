@@ -44,6 +44,8 @@ export interface Analyzer {
     language: string;
     intent?: string | null;
     disposition?: string | null;
+    /** The call's sentiment when already computed (the summary names its tone); computed otherwise. */
+    sentiment?: SentimentResult;
   }): string;
   sentiment(input: { segments: TranscriptSegment[]; language: string }): SentimentResult;
   intent(input: { segments: TranscriptSegment[]; language: string }): string | null;

@@ -2,12 +2,12 @@
  * A 2-4 sentence summary: one templated English sentence on what the call was about and how it ended, then
  * the 1-3 most central sentences of the transcript in the call's own language (extractive).
  *
- * Centrality is TextRank: sentences (Intl.Segmenter sentence split of each segment) are nodes, edges weigh
- * shared content words, |A ∩ B| / (log(|A| + 1) + log(|B| + 1)), and PageRank (damping 0.85) ranks them.
+ * Centrality is TextRank (text-rank.ts, bounded in time and memory whatever the transcript's size) over the
+ * sentences of the Intl.Segmenter sentence split of each segment.
  * Sentences of fewer than MIN_SENTENCE_WORDS words ("Yes, speaking.") are only used when nothing else exists.
  * Chosen sentences keep transcript order and are prefixed with their speaker ("Customer: ...").
  */
-import type { TranscriptSegment } from './port.ts';
+import type { SentimentResult, TranscriptSegment } from './port.ts';
 import { INTENT_DESCRIPTIONS, isIntentLabel } from './intent-labels.ts';
 import { detectIntent } from './intent.ts';
 import { lexiconKeysForWords } from './lexicon-selection.ts';
@@ -15,10 +15,14 @@ import { stopwords } from './lexicon/stopwords.ts';
 import { languageSubtag } from '../../domain/shared/language.ts';
 import { normalizeText, tokenize } from './normalize.ts';
 import { analyzeSentiment, sentimentBucket } from './sentiment.ts';
+import { mostCentral } from './text-rank.ts';
 
 const MIN_SENTENCE_WORDS = 3;
-const DAMPING = 0.85;
-const ITERATIONS = 40;
+/**
+ * Segments the sentence split reads at most. A 4-hour call has a few thousand; a longer transcript is read as an
+ * evenly spaced sample (its first and last segment included), so the split's cost stays bounded too.
+ */
+export const MAX_SCANNED_SEGMENTS = 5_000;
 
 const DISPOSITION_ENDINGS: Record<string, string> = {
   interested: 'with the customer interested',
@@ -64,7 +68,7 @@ function splitSentences(segments: readonly TranscriptSegment[], language: string
   const segmenter = sentenceSegmenter(language);
   const sentences: Sentence[] = [];
   const inTimeOrder = [...segments].sort((a, b) => a.start_time - b.start_time);
-  for (const segment of inTimeOrder) {
+  for (const segment of evenlySpaced(inTimeOrder, MAX_SCANNED_SEGMENTS)) {
     for (const part of segmenter.segment(segment.text)) {
       const text = part.segment.trim();
       const words = tokenize(text, language);
@@ -77,43 +81,9 @@ function splitSentences(segments: readonly TranscriptSegment[], language: string
   return sentences;
 }
 
-/**
- * TextRank scores, one per sentence. The graph is sparse (built from a word -> sentences index), so a long call
- * of hundreds of sentences costs milliseconds, not an n² matrix.
- */
-function textRank(sentences: readonly Sentence[]): number[] {
-  const count = sentences.length;
-  const sentencesWith = new Map<string, number[]>();
-  sentences.forEach((sentence, index) => {
-    for (const word of sentence.contentWords) {
-      const list = sentencesWith.get(word);
-      if (list) list.push(index);
-      else sentencesWith.set(word, [index]);
-    }
-  });
-  // edges[i]: neighbour -> similarity |A ∩ B| / (log(|A| + 1) + log(|B| + 1))
-  const edges = sentences.map(() => new Map<number, number>());
-  sentences.forEach((sentence, i) => {
-    const shared = new Map<number, number>();
-    for (const word of sentence.contentWords) {
-      for (const j of sentencesWith.get(word)!) if (j !== i) shared.set(j, (shared.get(j) ?? 0) + 1);
-    }
-    for (const [j, overlap] of shared) {
-      const scale = Math.log(sentence.contentWords.size + 1) + Math.log(sentences[j]!.contentWords.size + 1);
-      edges[i]!.set(j, overlap / scale);
-    }
-  });
-  const outgoing = edges.map((row) => [...row.values()].reduce((sum, weight) => sum + weight, 0));
-  let scores = new Array<number>(count).fill(1);
-  for (let iteration = 0; iteration < ITERATIONS; iteration++) {
-    const next = new Array<number>(count).fill(1 - DAMPING);
-    edges.forEach((row, j) => {
-      if (outgoing[j]! === 0) return;
-      for (const [i, weight] of row) next[i]! += DAMPING * (weight / outgoing[j]!) * scores[j]!;
-    });
-    scores = next;
-  }
-  return scores;
+function evenlySpaced<T>(items: readonly T[], limit: number): readonly T[] {
+  if (items.length <= limit) return items;
+  return Array.from({ length: limit }, (_, k) => items[Math.round((k * (items.length - 1)) / (limit - 1))]!);
 }
 
 /** How many sentences to extract: the template plus these makes 2 to 4. */
@@ -147,12 +117,13 @@ function templateSentence(
   language: string,
   intent: string | null,
   disposition: string | null | undefined,
+  sentiment: SentimentResult | undefined,
 ): string {
   const intentClause =
     intent === null
       ? 'No clear customer intent was detected'
       : `The customer's main intent was ${isIntentLabel(intent) ? INTENT_DESCRIPTIONS[intent] : humanise(intent)}`;
-  const tone = sentimentBucket(analyzeSentiment(segments, language).overall);
+  const tone = sentimentBucket((sentiment ?? analyzeSentiment(segments, language)).overall);
   const ending = disposition
     ? `, and the call ended ${DISPOSITION_ENDINGS[disposition] ?? `as ${humanise(disposition)}`}`
     : '';
@@ -164,23 +135,18 @@ export function summarize(input: {
   language: string;
   intent?: string | null;
   disposition?: string | null;
+  /** The call's sentiment when already computed (it names the tone); computed otherwise. */
+  sentiment?: SentimentResult;
 }): string {
   const { segments, language } = input;
   const intent = input.intent === undefined ? detectIntent(segments, language) : input.intent;
-  const template = templateSentence(segments, language, intent, input.disposition);
+  const template = templateSentence(segments, language, intent, input.disposition, input.sentiment);
 
   const sentences = splitSentences(segments, language);
   if (sentences.length === 0) return `${template} No speech was transcribed.`;
   const substantial = sentences.filter((sentence) => sentence.words.length >= MIN_SENTENCE_WORDS);
   const candidates = substantial.length > 0 ? substantial : sentences;
 
-  const scores = textRank(candidates);
-  const ranked = candidates
-    .map((sentence, index) => ({ sentence, score: scores[index]! + 1e-6 * sentence.contentWords.size }))
-    .sort((a, b) => b.score - a.score || a.sentence.position - b.sentence.position);
-  const chosen = ranked
-    .slice(0, extractCount(candidates.length))
-    .map((entry) => entry.sentence)
-    .sort((a, b) => a.position - b.position);
+  const chosen = mostCentral(candidates, extractCount(candidates.length));
   return [template, ...chosen.map(asSentence)].join(' ');
 }

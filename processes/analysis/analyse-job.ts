@@ -1,8 +1,8 @@
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { TranscriptionJobResult, TranscriptionJobSubmittedData, TranscriptSegment } from '../../domain/transcription-job.ts';
-import type { Analyzer } from '../../infra/analysis/port.ts';
 import { scorecardSchema } from '../../infra/analysis/scorecard-schema.ts';
+import { AnalysisBudgetExceededError, AnalysisFailedError, type TranscriptAnalysis } from '../../infra/analysis/transcript-analysis.ts';
 import type { Logger } from '../../infra/logger.ts';
 import type { OutboundPolicy } from '../../infra/outbound/request.ts';
 import { AudioDecodeError, AudioTooLongError, UnsupportedFormatError } from '../../infra/speech/decode.ts';
@@ -14,7 +14,8 @@ import { JobFailure } from './job-failure.ts';
 
 export interface AnalysisDependencies {
   recognizer: SpeechRecognizer;
-  analyzer: Analyzer;
+  /** Summary, sentiment, intent and QA of the transcript: off the event loop, within a time budget (analysis-pool.ts). */
+  transcriptAnalysis: TranscriptAnalysis;
   policy: OutboundPolicy;
   /** Downloads go here (one file per job, removed afterwards). */
   workDirectory: string;
@@ -33,7 +34,7 @@ export interface AnalysisDependencies {
 export async function analyseJob(job: TranscriptionJobSubmittedData, dependencies: AnalysisDependencies, signal: AbortSignal): Promise<TranscriptionJobResult> {
   try {
     const { segments, durationSeconds } = job.transcript !== null ? fromSubmittedTranscript(job.transcript) : await recognise(job, dependencies, signal);
-    return runFeatures(job, segments, durationSeconds, dependencies.analyzer);
+    return await runFeatures(job, segments, durationSeconds, dependencies.transcriptAnalysis, signal);
   } catch (error) {
     if (signal.aborted) throw error;
     throw asJobFailure(error, dependencies.logger, job.job_id);
@@ -94,20 +95,21 @@ function channelSpeakersOf(metadata: Record<string, unknown> | null): string[] |
   return undefined;
 }
 
-function runFeatures(job: TranscriptionJobSubmittedData, segments: TranscriptSegment[], durationSeconds: number, analyzer: Analyzer): TranscriptionJobResult {
-  const requested = new Set<string>(job.features);
-  const input = { segments, language: job.language };
-  // The summary names the intent, so it is detected for either feature.
-  const intent = requested.has('intent') || requested.has('summary') ? analyzer.intent(input) : null;
-  const scorecard = requested.has('qa_scoring') && job.qa_scorecard !== null ? scorecardSchema.parse(job.qa_scorecard.definition) : null;
-  return {
-    transcript: segments,
-    duration_seconds: Math.round(durationSeconds * 100) / 100,
-    summary: requested.has('summary') ? analyzer.summarize({ ...input, intent, disposition: job.disposition }) : null,
-    sentiment: requested.has('sentiment') ? analyzer.sentiment(input) : null,
-    intent: requested.has('intent') ? intent : null,
-    qa_score: scorecard !== null ? analyzer.scoreQa({ ...input, scorecard }) : null,
-  };
+const ANALYSIS_FEATURES: ReadonlySet<string> = new Set(['summary', 'sentiment', 'intent', 'qa_scoring']);
+
+async function runFeatures(
+  job: TranscriptionJobSubmittedData,
+  segments: TranscriptSegment[],
+  durationSeconds: number,
+  transcriptAnalysis: TranscriptAnalysis,
+  signal: AbortSignal,
+): Promise<TranscriptionJobResult> {
+  const base = { transcript: segments, duration_seconds: Math.round(durationSeconds * 100) / 100 };
+  // Only the transcript was asked for: no trip to a worker thread.
+  if (!job.features.some((feature) => ANALYSIS_FEATURES.has(feature))) return { ...base, summary: null, sentiment: null, intent: null, qa_score: null };
+  const scorecard = job.features.includes('qa_scoring') && job.qa_scorecard !== null ? scorecardSchema.parse(job.qa_scorecard.definition) : null;
+  const analysis = await transcriptAnalysis.analyse({ segments, language: job.language, features: job.features, disposition: job.disposition, scorecard }, { signal });
+  return { ...base, ...analysis };
 }
 
 function asJobFailure(error: unknown, logger: Logger, jobId: string): JobFailure {
@@ -115,6 +117,13 @@ function asJobFailure(error: unknown, logger: Logger, jobId: string): JobFailure
   if (error instanceof LanguageNotSupportedError) return new JobFailure('language_not_supported', error.message);
   if (error instanceof UnsupportedFormatError) return new JobFailure('unsupported_format', error.message);
   if (error instanceof AudioTooLongError) return new JobFailure('audio_too_long', error.message);
+  if (error instanceof AnalysisBudgetExceededError) {
+    return new JobFailure('analysis_budget_exceeded', `${error.message}; retrying the same transcript cannot help (send a shorter one)`);
+  }
+  if (error instanceof AnalysisFailedError) {
+    logger.error({ err: error.cause, job_id: jobId, out_of_memory: error.outOfMemory }, 'transcript analysis failed in its worker thread');
+    return new JobFailure('analysis_failed', error.outOfMemory ? `${error.message} (send a shorter transcript)` : error.message);
+  }
   if (error instanceof AudioDecodeError) return new JobFailure('invalid_audio', 'the audio could not be decoded (truncated or corrupt file)');
   if (error instanceof SpeechApiError) {
     // The server's address and what it answered are the operator's business, not the client's: logged, not shown.

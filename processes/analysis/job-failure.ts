@@ -12,6 +12,8 @@ export const JOB_ERROR_CODES = [
   'invalid_audio',
   'language_not_supported',
   'speech_api_failed',
+  'analysis_budget_exceeded',
+  'analysis_failed',
   'processing_interrupted',
   'processing_error',
 ] as const;

@@ -3,7 +3,7 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { wasRefused, type Commands } from '../../commands/handler.ts';
 import { transcriptionJobDecider, transcriptionJobStream, type TranscriptionJobCommand, type TranscriptionJobEvent } from '../../domain/transcription-job.ts';
-import type { Analyzer } from '../../infra/analysis/port.ts';
+import type { TranscriptAnalysis } from '../../infra/analysis/transcript-analysis.ts';
 import type { Clock } from '../../infra/clock/port.ts';
 import type { Config } from '../../infra/config.ts';
 import type { SpeechRecognizer } from '../../infra/speech/port.ts';
@@ -21,8 +21,8 @@ export const TRANSCRIPTION_WORKER = 'transcription-worker';
 export const DEFAULT_MAX_ATTEMPTS = 3;
 
 /**
- * Slots of the transcript lane. Its jobs need no download and no recognition (milliseconds of analysis on the
- * event loop), so two are plenty; two, not one, so that the per-workspace cap (fair-job-queue.ts) keeps one for
+ * Slots of the transcript lane. Its jobs need no download and no recognition (only the analysis, which runs on
+ * the analysis pool's threads), so two are plenty; two, not one, so that the per-workspace cap (fair-job-queue.ts) keeps one for
  * another workspace while a workspace floods the lane.
  */
 export const DEFAULT_TRANSCRIPT_CONCURRENCY = 2;
@@ -41,8 +41,8 @@ export interface TranscriptionWorkerPorts extends ReadModelsCatchUpPorts {
   readDb: Database;
   /** Audio to text: from SPEECH_API_URL/KEY/MODEL, PocketSphinx for English without it (composition.ts). */
   recognizer: SpeechRecognizer;
-  /** Summary, sentiment, intent and QA over a transcript. */
-  analyzer: Analyzer;
+  /** Summary, sentiment, intent and QA over a transcript, on worker threads within a time budget (composition.ts). */
+  transcriptAnalysis: TranscriptAnalysis;
   /** ALLOW_PRIVATE_TARGETS for downloads, WORKER_CONCURRENCY, and DATA_DIR for the audio being transcribed. */
   config: Pick<Config, 'ALLOW_PRIVATE_TARGETS' | 'WORKER_CONCURRENCY' | 'dataDirectory'>;
 }
@@ -86,7 +86,7 @@ export function createTranscriptionWorker(ports: TranscriptionWorkerPorts, optio
   const maxAttempts = options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
   const dependencies = {
     recognizer: ports.recognizer,
-    analyzer: ports.analyzer,
+    transcriptAnalysis: ports.transcriptAnalysis,
     policy: { allowPrivateTargets: config.ALLOW_PRIVATE_TARGETS, protocols: ['http:', 'https:'] as const },
     workDirectory: join(config.dataDirectory, 'tmp', 'transcription'),
     maxAudioBytes: options.maxAudioBytes ?? DEFAULT_MAX_AUDIO_BYTES,

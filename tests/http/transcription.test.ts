@@ -148,6 +148,34 @@ test('validation: each refusal names its field, what was sent and what is expect
   assert.equal(unknown.body.error, { code: 'resource_not_found', message: 'No qa_scorecard with id qsc_nope.', details: { resource_type: 'qa_scorecard', id: 'qsc_nope' } });
 });
 
+test('transcript limits that match the 4-hour audio limit: no end_time past 14,400 s, at most 1,000,000 characters in all', async () => {
+  const late = await invalid({
+    transcript: [{ speaker: 'agent', text: 'hello', start_time: 0, end_time: 2 }, { speaker: 'customer', text: 'hi', start_time: 14_399, end_time: 14_400.5 }],
+    language: 'en-IN',
+  });
+  assert.equal(late, { field: 'transcript[1].end_time', provided: 14_400.5, expected: 'a number of seconds from 0 to 14400 (4 hours, the longest recording accepted)' });
+  // Exactly 4 hours is accepted.
+  const fourHours = await api.post('/v1/transcription', { transcript: [{ speaker: 'agent', text: 'hello', start_time: 14_390, end_time: 14_400 }], language: 'en-IN' });
+  assert.is(fourHours.status, 202, fourHours.text);
+
+  // 101 segments of 9,901 characters: 1,000,001 in all, each segment within its own 10,000; one character less is accepted.
+  const text = (length: number) => 'loan '.repeat(length / 5 + 1).slice(0, length);
+  const segments = Array.from({ length: 101 }, (_, index) => ({ speaker: 'agent', text: text(9_901), start_time: index, end_time: index + 1 }));
+  assert.is(segments.reduce((sum, segment) => sum + segment.text.length, 0), 1_000_001);
+  const response = await api.post('/v1/transcription', { transcript: segments, language: 'en-IN' });
+  assert.is(response.status, 400, response.text);
+  assert.equal(response.body, {
+    error: {
+      code: 'invalid_parameter',
+      message: 'Invalid transcript: expected at most 1000000 characters of text in all segments together.',
+      details: { field: 'transcript', provided: 1_000_001, expected: 'at most 1000000 characters of text in all segments together' },
+    },
+  });
+  segments[0]!.text = text(9_900);
+  const atLimit = await api.post('/v1/transcription', { transcript: segments, language: 'en-IN' });
+  assert.is(atLimit.status, 202, atLimit.text);
+});
+
 test('an audio_url the worker would refuse is refused at once (400) when private targets are not allowed', async () => {
   const app = await inProcessApp();
   try {

@@ -4,3 +4,19 @@ export const RENEWAL_TRANSCRIPT = [
   { speaker: 'customer', text: 'Yes, I want to renew my loan. The service has been very good.', start_time: 4.8, end_time: 8.1, confidence: 0.93 },
   { speaker: 'agent', text: 'Thank you, our team will call you tomorrow.', start_time: 8.6, end_time: 11 },
 ];
+
+/**
+ * The hostile transcript of issue 12: `sentences` short sentences that all share the word "loan", `perSegment` of them
+ * to a segment, alternating speakers, all within 4 hours. Every pair of sentences shares a word, so an unbounded
+ * TextRank builds a complete graph: 4,000 sentences, 10 to a segment (about 100 KB of JSON), took 25 s and 1 GB.
+ */
+export function loanFloodTranscript({ sentences, perSegment }: { sentences: number; perSegment: number }) {
+  const segments = Math.ceil(sentences / perSegment);
+  const spacing = 14_000 / segments;
+  return Array.from({ length: segments }, (_, index) => ({
+    speaker: index % 2 === 0 ? 'agent' : 'customer',
+    text: Array.from({ length: Math.min(perSegment, sentences - index * perSegment) }, (_, k) => `Loan ${index * perSegment + k} due.`).join(' '),
+    start_time: Math.round(index * spacing * 100) / 100,
+    end_time: Math.round((index * spacing + spacing * 0.9) * 100) / 100,
+  }));
+}

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createLexiconAnalyzer } from '../../../infra/analysis/lexicon-analyzer.ts';
+import { inThreadTranscriptAnalysis } from '../../../infra/analysis/in-thread-analysis.ts';
 import { createLogger } from '../../../infra/logger.ts';
 import { OpenAiCompatibleRecognizer } from '../../../infra/speech/openai-compatible.ts';
 import { encodeWav } from '../../../infra/speech/wav.ts';
@@ -50,7 +50,7 @@ test('speech_api_failed names the status only, not the server\'s URL or what it 
   };
   const dependencies = {
     recognizer: new OpenAiCompatibleRecognizer({ url: `${base}/speech-secret-path/v1`, maxAttempts: 1 }),
-    analyzer: createLexiconAnalyzer(),
+    transcriptAnalysis: inThreadTranscriptAnalysis(),
     policy: { allowPrivateTargets: true, protocols: ['http:', 'https:'] as const },
     workDirectory: directory,
     maxAudioBytes: 10_000_000,

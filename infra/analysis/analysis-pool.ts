@@ -1,0 +1,113 @@
+/**
+ * The server's TranscriptAnalysis: each analysis runs on a piscina pool of worker threads, so the event loop that
+ * serves every workspace's requests never waits for one (issue 12: one hostile transcript blocked it for 25 s).
+ *
+ * - **Budget.** An analysis that runs longer than `budgetMs` is stopped: piscina terminates its thread on the abort
+ *   and starts a fresh one. The budget counts from when a thread takes the task, not the wait for a free thread
+ *   (at most `threads` tasks are handed to the pool at once), so one tenant's long analysis cannot spend another's
+ *   budget. A thread's first task also pays for its start (compiling the analysis modules, well under a second).
+ * - **Heap.** Each thread has its own old-generation limit (`maxHeapMb`): an input that needs more kills that
+ *   thread (`AnalysisFailedError`, out of memory), never the process.
+ * - The threads start with the first analysis, so the operator CLI, which builds the same runtime, starts none.
+ */
+import { Piscina } from 'piscina';
+import { AnalysisBudgetExceededError, AnalysisFailedError, type TranscriptAnalysis, type TranscriptAnalysisInput, type TranscriptAnalysisResult } from './transcript-analysis.ts';
+
+export const DEFAULT_ANALYSIS_HEAP_MB = 256;
+
+const TYPESCRIPT_WORKER = new URL('../worker-threads/typescript-worker.mjs', import.meta.url).href;
+const LEXICON_ANALYSIS_WORKER = new URL('./analysis-worker.ts', import.meta.url).href;
+
+export interface AnalysisPoolOptions {
+  /** Worker threads (ANALYSIS_THREADS). */
+  threads: number;
+  /** How long one analysis may run (ANALYSIS_BUDGET_SECONDS × 1000). */
+  budgetMs: number;
+  /** Old-generation heap limit of each thread. */
+  maxHeapMb?: number;
+  /** A file: URL of the TypeScript module whose default export analyses; tests inject slow or greedy ones. */
+  workerModule?: string;
+}
+
+export interface AnalysisPool extends TranscriptAnalysis {
+  /** The id of the thread that runs analyses (0 would be the main thread). */
+  workerThreadId(): Promise<number>;
+}
+
+export function createAnalysisPool(options: AnalysisPoolOptions): AnalysisPool {
+  const { threads, budgetMs } = options;
+  const slots = new Slots(threads);
+  let pool: Piscina | null = null;
+
+  const started = (): Piscina =>
+    (pool ??= new Piscina({
+      filename: TYPESCRIPT_WORKER,
+      workerData: { module: options.workerModule ?? LEXICON_ANALYSIS_WORKER },
+      minThreads: threads,
+      maxThreads: threads,
+      // The thread compiles TypeScript itself; the parent's flags (a loader, a profiler) are not its business.
+      execArgv: [],
+      resourceLimits: { maxOldGenerationSizeMb: options.maxHeapMb ?? DEFAULT_ANALYSIS_HEAP_MB },
+    }));
+
+  return {
+    async analyse(input: TranscriptAnalysisInput, { signal }: { signal?: AbortSignal } = {}): Promise<TranscriptAnalysisResult> {
+      await slots.take(signal);
+      const budget = new AbortController();
+      const timer = setTimeout(() => budget.abort(new AnalysisBudgetExceededError(budgetMs)), budgetMs);
+      try {
+        return (await started().run(input, { signal: signal ? AbortSignal.any([signal, budget.signal]) : budget.signal })) as TranscriptAnalysisResult;
+      } catch (error) {
+        if (signal?.aborted) throw signal.reason;
+        if (budget.signal.aborted) throw budget.signal.reason;
+        throw new AnalysisFailedError((error as NodeJS.ErrnoException).code === 'ERR_WORKER_OUT_OF_MEMORY', { cause: error });
+      } finally {
+        clearTimeout(timer);
+        slots.give();
+      }
+    },
+    async workerThreadId() {
+      return (await started().run(null, { name: 'workerThreadId' })) as number;
+    },
+    async close() {
+      await pool?.destroy();
+      pool = null;
+    },
+  };
+}
+
+/** At most `count` analyses in the pool at once; the others wait here, where their budget does not run. */
+class Slots {
+  private free: number;
+  private readonly waiting: Array<() => void> = [];
+
+  constructor(count: number) {
+    this.free = count;
+  }
+
+  async take(signal?: AbortSignal): Promise<void> {
+    signal?.throwIfAborted();
+    if (this.free > 0) {
+      this.free--;
+      return;
+    }
+    await new Promise<void>((resolve, reject) => {
+      const onAbort = () => {
+        this.waiting.splice(this.waiting.indexOf(granted), 1);
+        reject(signal!.reason);
+      };
+      const granted = () => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      };
+      this.waiting.push(granted);
+      signal?.addEventListener('abort', onAbort, { once: true });
+    });
+  }
+
+  give(): void {
+    const next = this.waiting.shift();
+    if (next) next();
+    else this.free++;
+  }
+}

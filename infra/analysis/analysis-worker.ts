@@ -1,0 +1,13 @@
+/**
+ * What each thread of the analysis pool (analysis-pool.ts) runs: the lexicon analysis of one transcript. Loaded
+ * through infra/worker-threads/typescript-worker.mjs, which compiles TypeScript in the thread.
+ */
+import { analyseTranscript } from './analyse-transcript.ts';
+import { createLexiconAnalyzer } from './lexicon-analyzer.ts';
+import type { TranscriptAnalysisInput, TranscriptAnalysisResult } from './transcript-analysis.ts';
+
+const analyzer = createLexiconAnalyzer();
+
+export default function analyse(input: TranscriptAnalysisInput): TranscriptAnalysisResult {
+  return analyseTranscript(input, analyzer);
+}

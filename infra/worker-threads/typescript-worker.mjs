@@ -1,0 +1,14 @@
+// The file a piscina pool loads in each worker thread: it compiles the TypeScript module named in `workerData.module`
+// (a file: URL) with tsx and hands its default export to piscina as the task handler. Plain JavaScript, so the thread
+// starts whether or not the parent was launched through tsx (`tsx main.ts`, `node --import tsx`, or neither).
+import { threadId, workerData } from 'node:worker_threads';
+import { tsImport } from 'tsx/esm/api';
+
+const loaded = await tsImport(workerData.module, import.meta.url);
+
+export default loaded.default;
+
+/** Which thread runs the tasks (tests check it is not the main thread, whose id is 0). */
+export function workerThreadId() {
+  return threadId;
+}

@@ -12,8 +12,22 @@ export function normaliseForSearch(text: string): string {
   return text.normalize('NFC').replace(IGNORED_CHARACTERS, '').toLowerCase();
 }
 
-/** The trigram tokenizer indexes runs of three characters (code points): a shorter word needs the LIKE fallback. */
-export const TRIGRAM_LENGTH = 3;
+/**
+ * What the trigram index holds: the normalised text with every code point written twice ("loan" → "lloaann").
+ * The trigram tokenizer can only look up strings of three characters or more; doubled, a word of two characters
+ * has four, so one- and two-character words in every script ("ऋण", "is") use the index too, and only a single
+ * character falls back to LIKE. Doubling cannot invent a match: "aabb" occurs in a doubled text only where "ab"
+ * occurs in the text (at an odd offset it would need a character equal to both a and b). The price is an index
+ * about twice as large.
+ */
+export function doubledForIndex(normalised: string): string {
+  let doubled = '';
+  for (const character of normalised) doubled += character + character;
+  return doubled;
+}
+
+/** Words of at least this many code points are looked up in the trigram index (doubled: four characters). */
+export const INDEXED_WORD_LENGTH = 2;
 
 export function codePointLength(word: string): number {
   let length = 0;

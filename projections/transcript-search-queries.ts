@@ -1,5 +1,5 @@
 import type { Database, Statement } from 'better-sqlite3';
-import { codePointLength, ftsPhrase, highlightWords, likeContaining, normaliseForSearch, TRIGRAM_LENGTH } from './search-text.ts';
+import { codePointLength, doubledForIndex, ftsPhrase, highlightWords, likeContaining, normaliseForSearch, INDEXED_WORD_LENGTH } from './search-text.ts';
 
 /** Words of a phrase must lie within this many seconds of the first word's segment (the spec's phrase proximity). */
 export const PHRASE_PROXIMITY_SECONDS = 5;
@@ -57,20 +57,22 @@ interface SegmentRow {
 export function searchTranscripts(db: Database, search: TranscriptSearch): { total: number; results: TranscriptSearchResult[] } {
   const { sql, parameters } = matchingSegments(search);
   const statements = statementsOf(db);
-  const total = statements.get(`SELECT COUNT(*) AS total ${sql}`).get(...parameters) as { total: number };
-  if (total.total === 0 || search.offset >= total.total) return { total: total.total, results: [] };
+  // One pass for the page and the exact total (the window count runs over every match before LIMIT applies); a
+  // page past the end has no row to carry the total, so only then is it counted on its own.
   const rows = statements
     .get(
-      `SELECT s.segment_id, s.job_id, s.call_id, s.campaign_id, s.started_at, s.speaker, s.text, s.start_time, s.end_time ${sql}
+      `SELECT s.segment_id, s.job_id, s.call_id, s.campaign_id, s.started_at, s.speaker, s.text, s.start_time, s.end_time,
+         COUNT(*) OVER () AS total ${sql}
        ORDER BY s.started_at DESC, s.job_id DESC, s.start_time, s.segment_id LIMIT ? OFFSET ?`,
     )
-    .all(...parameters, search.limit, search.offset) as SegmentRow[];
+    .all(...parameters, search.limit, search.offset) as Array<SegmentRow & { total: number }>;
+  const total = rows[0]?.total ?? (statements.get(`SELECT COUNT(*) AS total ${sql}`).get(...parameters) as { total: number }).total;
   const neighbours = statements.get(
     `SELECT segment_id, speaker, text, start_time, end_time FROM search_segments
      WHERE job_id = ? AND start_time <= ? AND end_time >= ? ORDER BY start_time, segment_id`,
   );
   return {
-    total: total.total,
+    total,
     results: rows.map((row) => {
       const others =
         search.words.length > 1
@@ -96,11 +98,16 @@ export function searchTranscripts(db: Database, search: TranscriptSearch): { tot
   };
 }
 
-/** `FROM ... WHERE ...` of the anchors, with its parameters: user text only ever travels as a bound parameter. */
+/**
+ * `FROM ... WHERE ...` of the anchors, with its parameters: user text only ever travels as a bound parameter.
+ * The first word's matches drive the query (CROSS JOIN fixes that order: SQLite would otherwise walk the whole
+ * workspace by date and probe each segment), so the cost follows the number of matches, not the index size.
+ */
 function matchingSegments(search: TranscriptSearch): { sql: string; parameters: unknown[] } {
   const [first, ...others] = search.words;
-  const conditions = ['s.workspace_id = ?'];
-  const parameters: unknown[] = [search.workspaceId];
+  const firstWord = wordCondition(first!, 'f');
+  const conditions = [firstWord.sql, 's.workspace_id = ?'];
+  const parameters: unknown[] = [firstWord.parameter, search.workspaceId];
   const filters: Array<[string, string | undefined]> = [
     ['s.started_at >= ?', search.from],
     ['s.started_at <= ?', search.to],
@@ -114,30 +121,30 @@ function matchingSegments(search: TranscriptSearch): { sql: string; parameters: 
     conditions.push(condition);
     parameters.push(value);
   }
-  const firstSet = segmentsContaining(first!);
-  conditions.push(`s.segment_id IN (${firstSet.sql})`);
-  parameters.push(firstSet.parameter);
   for (const word of others) {
-    const wordSet = segmentsContaining(word);
+    const wordSet = wordCondition(word, 'w');
     conditions.push(
       `EXISTS (SELECT 1 FROM search_segments o WHERE o.job_id = s.job_id AND o.start_time <= s.end_time + ${PHRASE_PROXIMITY_SECONDS}
-         AND o.end_time >= s.start_time - ${PHRASE_PROXIMITY_SECONDS} AND o.segment_id IN (${wordSet.sql}))`,
+         AND o.end_time >= s.start_time - ${PHRASE_PROXIMITY_SECONDS}
+         AND o.segment_id IN (SELECT w.rowid FROM search_segments_fts w WHERE ${wordSet.sql}))`,
     );
     parameters.push(wordSet.parameter);
   }
-  return { sql: `FROM search_segments s WHERE ${conditions.join(' AND ')}`, parameters };
+  return {
+    sql: `FROM search_segments_fts f CROSS JOIN search_segments s ON s.segment_id = f.rowid WHERE ${conditions.join(' AND ')}`,
+    parameters,
+  };
 }
 
 /**
- * The segments whose normalised text contains `word`: through the trigram index for three characters or more;
- * below that the index cannot help, and a LIKE over the stored normalised text scans the FTS table's content (the
- * cost grows with the whole index, not with the results; bench/search.ts measures it).
+ * The condition on the FTS table (alias `table`) that its text contains `word`: through the trigram index from
+ * two characters (doubled, see search-text.ts); a single character scans the table's text with LIKE (the cost
+ * grows with the whole index, not with the results; such a query matches most segments anyway).
  */
-function segmentsContaining(word: string): { sql: string; parameter: string } {
-  if (codePointLength(word) >= TRIGRAM_LENGTH) {
-    return { sql: 'SELECT segment_id FROM search_segments_fts WHERE search_segments_fts MATCH ?', parameter: ftsPhrase(word) };
-  }
-  return { sql: "SELECT segment_id FROM search_segments_fts WHERE norm LIKE ? ESCAPE '\\'", parameter: likeContaining(word) };
+function wordCondition(word: string, table: string): { sql: string; parameter: string } {
+  const indexed = doubledForIndex(word);
+  if (codePointLength(word) >= INDEXED_WORD_LENGTH) return { sql: `${table}.search_segments_fts MATCH ?`, parameter: ftsPhrase(indexed) };
+  return { sql: `${table}.norm LIKE ? ESCAPE '\\'`, parameter: likeContaining(indexed) };
 }
 
 /**

@@ -2,22 +2,25 @@ import type { CallEvent } from '../domain/call.ts';
 import { callIdOf } from '../domain/call.ts';
 import type { TranscriptionJobEvent } from '../domain/transcription-job.ts';
 import { defineProjection } from './projection.ts';
-import { normaliseForSearch } from './search-text.ts';
+import { doubledForIndex, normaliseForSearch } from './search-text.ts';
 
 /**
  * The transcript search index (GET /v1/analytics/search): every segment of every completed transcription job, the
  * automatic transcripts of calls and standalone jobs alike, as one row of `search_segments` (the original text and
- * what results and filters need) and one row of the FTS5 table `search_segments_fts` (the normalised text, trigram
- * tokenizer: substrings of three characters or more in any script, case-insensitive).
+ * what results and filters need) and one row of the FTS5 table `search_segments_fts` (the normalised text with
+ * every character doubled, trigram tokenizer: substrings of two characters or more in any script; search-text.ts
+ * says why doubled).
  *
  * Each segment carries its transcript's timeline origin, `started_at`: the call's start for a call transcript
  * (CallPlaced's, or the start the call's end names, as the calls read model does), the submission time for a
  * standalone job. The projection keeps its own small `search_calls` and `search_jobs` tables for that, rather than
  * reading another read model: a rebuild replays this projection alone, into an empty database.
  *
- * The FTS table stores its own copy of the normalised text and `segment_id` as an unindexed column, and queries
- * join on that column, never on the FTS rowid: the runner's rebuild copies tables with `INSERT ... SELECT *`, which
- * keeps columns but not an FTS table's rowids.
+ * The FTS table's rowid is the segment's `segment_id` (queries join on it: reading a stored column of every match
+ * would cost twice as much). The runner's rebuild copies tables with `INSERT ... SELECT *`, which renumbers an FTS
+ * table's rows 1, 2, 3... in rowid order; that keeps the equality because segment ids are exactly 1..n, in order,
+ * in a freshly replayed table (INTEGER PRIMARY KEY, and this projection never deletes a segment). Deleting segments
+ * one day would need the FTS copy to carry its rowid; tests/projections/transcript-search-rebuild.test.ts checks it.
  */
 export const transcriptSearchProjection = defineProjection<CallEvent | TranscriptionJobEvent>({
   name: 'transcript_search',
@@ -53,7 +56,7 @@ export const transcriptSearchProjection = defineProjection<CallEvent | Transcrip
     CREATE INDEX IF NOT EXISTS search_segments_by_time ON search_segments (workspace_id, started_at DESC, job_id DESC, start_time);
     CREATE INDEX IF NOT EXISTS search_segments_by_job ON search_segments (job_id, start_time);
     CREATE INDEX IF NOT EXISTS search_segments_by_call ON search_segments (call_id) WHERE call_id IS NOT NULL;
-    CREATE VIRTUAL TABLE IF NOT EXISTS search_segments_fts USING fts5(norm, segment_id UNINDEXED, tokenize = 'trigram');`);
+    CREATE VIRTUAL TABLE IF NOT EXISTS search_segments_fts USING fts5(norm, tokenize = 'trigram');`);
   },
   prepare(db) {
     const insertCall = db.prepare('INSERT OR REPLACE INTO search_calls (call_id, campaign_id, started_at) VALUES (?, ?, ?)');
@@ -68,7 +71,7 @@ export const transcriptSearchProjection = defineProjection<CallEvent | Transcrip
       `INSERT INTO search_segments (workspace_id, job_id, call_id, campaign_id, language, started_at, speaker, text, start_time, end_time)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
-    const indexSegment = db.prepare('INSERT INTO search_segments_fts (rowid, norm, segment_id) VALUES (?, ?, ?)');
+    const indexSegment = db.prepare('INSERT INTO search_segments_fts (rowid, norm) VALUES (?, ?)');
     return (event) => {
       switch (event.type) {
         case 'CallPlaced':
@@ -105,7 +108,7 @@ export const transcriptSearchProjection = defineProjection<CallEvent | Transcrip
               segment.start_time,
               segment.end_time,
             );
-            indexSegment.run(lastInsertRowid, normaliseForSearch(segment.text), lastInsertRowid);
+            indexSegment.run(lastInsertRowid, doubledForIndex(normaliseForSearch(segment.text)));
           }
           return;
         }

@@ -27,6 +27,7 @@ import { WorkspaceRateLimiter } from './middleware/rate-limit.ts';
 import { requestContext } from './middleware/request-context.ts';
 import { RouteResolver } from './middleware/resolve-route.ts';
 import { apiReferenceRoutes } from './openapi.ts';
+import { analyticsSearchRoutes } from './routes/analytics-search.ts';
 import { apiKeyRoutes } from './routes/api-keys.ts';
 import { callRoutes } from './routes/calls.ts';
 import { operationsRoutes } from './routes/operations.ts';
@@ -111,6 +112,7 @@ export function createHttpApp(ports: HttpPorts, overrides: Partial<HttpDependenc
   app.route('/v1', workspaceRoutes(resources));
   app.route('/v1', analyticsRoutes(resources));
   app.route('/v1', recordingRoutes({ readDb, blobs, recordingLinks }));
+  app.route('/v1', analyticsSearchRoutes({ readDb }));
   // Only on a manual clock (CLOCK=manual); otherwise the path does not exist.
   const manualClock = manualClockOf(clock);
   if (manualClock) app.route('/v1', sandboxClockRoutes(manualClock));

@@ -10,9 +10,10 @@ import { campaignsProjection } from './campaigns.ts';
 import { scriptsProjection } from './scripts.ts';
 import { suppressionsProjection } from './suppressions.ts';
 import { timersProjection } from './timers.ts';
+import { transcriptSearchProjection } from './transcript-search.ts';
 import { webhookDeliveriesProjection } from './webhook-deliveries.ts';
 import { webhooksProjection } from './webhooks.ts';
 import { workspacesProjection } from './workspaces.ts';
 
 /** Every read model of the service. `projections rebuild NAME` takes these names. */
-export const allProjections: readonly Projection[] = [workspacesProjection, apiKeysProjection, timersProjection, scriptsProjection, qaScorecardsProjection, transcriptionJobsProjection, campaignsProjection, callsProjection, suppressionsProjection, dialerProjection, agentsProjection, analyticsProjection, webhooksProjection, webhookDeliveriesProjection];
+export const allProjections: readonly Projection[] = [workspacesProjection, apiKeysProjection, timersProjection, scriptsProjection, qaScorecardsProjection, transcriptionJobsProjection, campaignsProjection, callsProjection, suppressionsProjection, dialerProjection, agentsProjection, analyticsProjection, webhooksProjection, webhookDeliveriesProjection, transcriptSearchProjection];

@@ -1,0 +1,89 @@
+/**
+ * The text rules of transcript search, shared by the index (projections/transcript-search.ts) and the queries, so a
+ * query is normalised exactly like the segments it must find.
+ *
+ * Normalisation: Unicode NFC, lower case, and without the characters people type inconsistently: zero-width
+ * space/joiner/non-joiner, word joiner, BOM, and the Devanagari nukta (U+093C; NFC already splits the precomposed
+ * nukta letters such as क़ U+0958 into क + U+093C, so "क़र्ज़" and "कर्ज" are the same word to search).
+ */
+const IGNORED_CHARACTERS = /[\u200B\u200C\u200D\u2060\uFEFF\u093C]/g;
+
+export function normaliseForSearch(text: string): string {
+  return text.normalize('NFC').replace(IGNORED_CHARACTERS, '').toLowerCase();
+}
+
+/**
+ * What the trigram index holds: the normalised text with every code point written twice ("loan" → "lloaann").
+ * The trigram tokenizer can only look up strings of three characters or more; doubled, a word of two characters
+ * has four, so one- and two-character words in every script ("ऋण", "is") use the index too, and only a single
+ * character falls back to LIKE. Doubling cannot invent a match: "aabb" occurs in a doubled text only where "ab"
+ * occurs in the text (at an odd offset it would need a character equal to both a and b). The price is an index
+ * about twice as large.
+ */
+export function doubledForIndex(normalised: string): string {
+  let doubled = '';
+  for (const character of normalised) doubled += character + character;
+  return doubled;
+}
+
+/** Words of at least this many code points are looked up in the trigram index (doubled: four characters). */
+export const INDEXED_WORD_LENGTH = 2;
+
+export function codePointLength(word: string): number {
+  let length = 0;
+  for (const _ of word) length++;
+  return length;
+}
+
+/**
+ * The words of a query, normalised, in order: split on white space only, so punctuation and FTS5 syntax
+ * (`"`, `*`, `-`, `:`, `NEAR(`, parentheses) are literal characters of a word, never operators.
+ */
+export function searchWords(query: string): string[] {
+  return normaliseForSearch(query)
+    .split(/\s+/u)
+    .filter((word) => word !== '');
+}
+
+/** An FTS5 string literal: the only FTS5 syntax a user's word ever reaches the engine through. */
+export function ftsPhrase(word: string): string {
+  return `"${word.replaceAll('"', '""')}"`;
+}
+
+/** A LIKE pattern finding `word` anywhere, with `\` as the escape character for `%`, `_` and `\` itself. */
+export function likeContaining(word: string): string {
+  return `%${word.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
+}
+
+const graphemes = new Intl.Segmenter('und', { granularity: 'grapheme' });
+
+/**
+ * The original text with every occurrence of every word wrapped in `**...**`. Matching runs on the normalised text;
+ * the markers are placed on the original one, widened to whole graphemes (a highlight never splits a Devanagari
+ * consonant from its vowel sign). Markdown characters of the original (`\`, `*`, `_`) are escaped with `\`, so a
+ * customer who says "**" cannot forge a highlight.
+ */
+export function highlightWords(original: string, words: readonly string[]): string {
+  const clusters = Array.from(graphemes.segment(original), (part) => part.segment);
+  let normalised = '';
+  const clusterOf: number[] = [];
+  clusters.forEach((cluster, index) => {
+    const folded = normaliseForSearch(cluster);
+    normalised += folded;
+    for (let unit = 0; unit < folded.length; unit++) clusterOf.push(index);
+  });
+  const marked = new Array<boolean>(clusters.length).fill(false);
+  for (const word of words) {
+    if (word === '') continue;
+    for (let at = normalised.indexOf(word); at !== -1; at = normalised.indexOf(word, at + 1)) {
+      for (let cluster = clusterOf[at]!; cluster <= clusterOf[at + word.length - 1]!; cluster++) marked[cluster] = true;
+    }
+  }
+  let result = '';
+  clusters.forEach((cluster, index) => {
+    if (marked[index] && !marked[index - 1]) result += '**';
+    result += cluster.replace(/[\\*_]/g, (character) => `\\${character}`);
+    if (marked[index] && !marked[index + 1]) result += '**';
+  });
+  return result;
+}

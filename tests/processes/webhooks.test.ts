@@ -197,6 +197,8 @@ webhooks('every event type, with the exact payloads, signed; a specific subscrip
       escalated_at: t,
       language: 'hi-IN',
       summary: 'Asked for a person.',
+      agent_id: null,
+      unassigned_reason: null,
     });
     assert.equal(all.of('call.disposition_set').find((request) => request.body.data.call_id === callId)!.body.data, {
       call_id: callId,

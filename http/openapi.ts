@@ -2,6 +2,7 @@ import { z, type OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from './context.ts';
 import { registerSharedHeaders } from './contract/headers.ts';
 import { API_TAGS } from './contract/tags.ts';
+import { registerWebhooks } from './contract/webhooks.ts';
 import { BEARER_SCHEME, createRouter, defineRoute } from './define-route.ts';
 import { DOCS_PAGE } from './docs-page.ts';
 import { prebuiltJson } from './list.ts';
@@ -56,6 +57,7 @@ export function apiReferenceRoutes(app: OpenAPIHono<AppEnv>, version: string) {
     description: 'An API key of the workspace: `Authorization: Bearer vcs_...`. Never in the URL.',
   });
   registerSharedHeaders(app.openAPIRegistry);
+  registerWebhooks(app.openAPIRegistry);
   const router = createRouter();
   let document: string | null = null;
   router.openapi(documentRoute, (c) => {

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { WEBHOOK_EVENT_NAMES } from '../../domain/webhook.ts';
 import { inProcessApp, type InProcessApp } from '../support/app.ts';
 
 const openapi = suite('OpenAPI document and reference page');
@@ -14,6 +15,7 @@ let document: {
   tags: Array<{ name: string; description: string }>;
   paths: Record<string, Record<string, Operation>>;
   components: Record<string, Record<string, any>>;
+  webhooks: Record<string, { post: Operation & { requestBody: { content: Record<string, { schema: { $ref: string } }> } } }>;
 };
 
 function operations(): Array<[string, Operation]> {
@@ -120,6 +122,20 @@ openapi('Error.code is the enum of every code the service answers, domain refusa
   for (const helper of ['invalid_state', 'resource_not_found', 'already_exists']) raised.add(helper);
   assert.ok(raised.size >= 10, `found ${raised.size} codes in the sources`);
   for (const code of raised) assert.ok(codes.includes(code), `${code} is in the ErrorCode enum`);
+});
+
+openapi('webhooks: every event the service emits, its envelope and data as schemas, the delivery headers', () => {
+  assert.equal(Object.keys(document.webhooks).sort(), [...WEBHOOK_EVENT_NAMES].sort());
+  for (const [event, { post }] of Object.entries(document.webhooks)) {
+    const envelope = post.requestBody.content['application/json']!.schema.$ref.replace('#/components/schemas/', '');
+    const schema = document.components.schemas![envelope]!;
+    assert.equal(schema.required, ['event', 'id', 'timestamp', 'data'], `${event} envelope`);
+    assert.equal(schema.properties.event.enum ?? [schema.properties.event.const], [event]);
+    const headers = (post.parameters ?? []).map((parameter) => parameter.$ref);
+    assert.ok(headers.includes('#/components/parameters/X-Service-Signature'), `${event} is signed`);
+    assert.ok(headers.includes('#/components/parameters/X-Service-Event-Id'), `${event} carries its id`);
+  }
+  assert.match(document.components.parameters!['X-Service-Signature']!.schema.pattern, 'sha256=');
 });
 
 openapi('the reference page is served without assets from elsewhere', async () => {

@@ -1,6 +1,7 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from './context.ts';
 import { registerSharedHeaders } from './contract/headers.ts';
+import { describeRequestDefaults } from './contract/request-defaults.ts';
 import { API_TAGS } from './contract/tags.ts';
 import { registerWebhooks } from './contract/webhooks.ts';
 import { BEARER_SCHEME, createRouter, defineRoute } from './define-route.ts';
@@ -61,15 +62,17 @@ export function apiReferenceRoutes(app: OpenAPIHono<AppEnv>, version: string) {
   const router = createRouter();
   let document: string | null = null;
   router.openapi(documentRoute, (c) => {
-    document ??= JSON.stringify(
-      app.getOpenAPI31Document({
+    if (document === null) {
+      const generated = app.getOpenAPI31Document({
         openapi: '3.1.0',
         info: { title: 'Voice calling and call analysis API', version, description: DESCRIPTION },
         servers: SERVERS,
         tags: API_TAGS.map((tag) => ({ ...tag })),
         security: [{ [BEARER_SCHEME]: [] }],
-      }),
-    );
+      });
+      describeRequestDefaults(generated);
+      document = JSON.stringify(generated);
+    }
     return prebuiltJson<Record<string, unknown>>(c, document);
   });
   router.openapi(pageRoute, (c) => c.html(DOCS_PAGE));

@@ -138,6 +138,24 @@ openapi('webhooks: every event the service emits, its envelope and data as schem
   assert.match(document.components.parameters!['X-Service-Signature']!.schema.pattern, 'sha256=');
 });
 
+openapi('input constraints the server enforces are declared; request defaults do not force fields on clients', () => {
+  const schemas = document.components.schemas!;
+  const e164 = '^\\+[1-9]\\d{6,14}$';
+  assert.is(schemas.ContactInput.properties.phone.pattern, e164);
+  assert.is(schemas.PlaceCall.properties.phone.pattern, e164);
+  assert.is(schemas.SuppressNumber.properties.phone.pattern, e164);
+  assert.ok(schemas.CreateCampaign.properties.language.enum.includes('hi-IN'));
+  assert.is(schemas.CreateCampaign.properties.name.maxLength, 255);
+  assert.equal(schemas.TranscriptionInput.oneOf, [{ required: ['audio_url'] }, { required: ['transcript'] }]);
+  assert.is(schemas.WebhookInput.properties.url.pattern, '^https://');
+  const from = (document.paths['/v1/calls']!.get!.parameters as Array<{ name?: string; schema?: { pattern?: string; format?: string } }>).find((parameter) => parameter.name === 'from')!;
+  assert.ok(new RegExp(from.schema!.pattern!).test('2026-03-01'), 'a date alone is declared as accepted');
+  assert.is(from.schema!.format, undefined);
+  assert.not.ok('default' in schemas.ScriptInput.properties.single_call_enabled);
+  assert.match(schemas.ScriptInput.properties.single_call_enabled.description, 'Default: `false`.');
+  assert.not.ok(schemas.ScriptInput.required.includes('single_call_enabled'));
+});
+
 openapi('the reference page is served without assets from elsewhere', async () => {
   const response = await harness.app.request('/v1/docs');
   assert.is(response.status, 200);

@@ -6,27 +6,10 @@ import type { AppEnv } from './context.ts';
 import { invalidParameter, validationError } from './errors.ts';
 import { withValidatedInputs } from './input-validator.ts';
 import { methodScope } from './middleware/resolve-route.ts';
-import { ErrorSchema } from './schemas/common.ts';
+import { errorResponse, standardErrors } from './contract/error-responses.ts';
+import { idempotencyKeyRef, sharedHeadersOf, type Access } from './contract/headers.ts';
 
 export const BEARER_SCHEME = 'bearerAuth';
-
-function errorResponse(description: string) {
-  return { description, content: { 'application/json': { schema: ErrorSchema } } };
-}
-
-const AUTHENTICATED_ERRORS = {
-  400: errorResponse('invalid_parameter: a parameter or body field is missing, malformed or out of range.'),
-  401: errorResponse('unauthorized: Authorization header missing, token malformed, key unknown or revoked, or a key in the URL.'),
-  403: errorResponse('forbidden: the key\'s scope does not allow this.'),
-  404: errorResponse('resource_not_found: no such id in this workspace.'),
-  429: errorResponse('rate_limit_exceeded: too many requests this minute for the workspace.'),
-  500: errorResponse('internal_error: unexpected; details.request_id identifies the log entry.'),
-};
-
-const BODY_ERRORS = {
-  409: errorResponse('invalid_state, idempotency_key_reused or idempotency_in_progress.'),
-  413: errorResponse('payload_too_large: the body is over 10 MB.'),
-};
 
 /**
  * The validation hook of every router: a failed zod check becomes 400 `invalid_parameter` with `field` (a path
@@ -69,20 +52,55 @@ export interface RouteOptions {
   scope?: ApiKeyScope;
   /** Served without an API key (operations endpoints, the API reference). */
   public?: boolean;
+  /** The 409s the route's own rules answer (beyond the Idempotency-Key's on a POST), e.g. `invalid_state: ...`. */
+  conflicts?: string;
+  /** A 404 for an id the body names (a path parameter's 404 is declared anyway), e.g. `resource_not_found: ...`. */
+  references?: string;
+}
+
+type Responses = RouteConfig['responses'];
+
+/** Every response with the shared headers its status gets (contract/headers.ts), the route's own kept. */
+function withSharedHeaders(responses: Responses, access: Access, method: string): Responses {
+  const result: Responses = {};
+  for (const [status, response] of Object.entries(responses)) {
+    if ('$ref' in response) {
+      result[status] = response;
+      continue;
+    }
+    const own = response.headers && !('shape' in response.headers) ? response.headers : {};
+    result[status] = { ...response, headers: { ...sharedHeadersOf(Number(status), access, method), ...own } };
+  }
+  return result;
 }
 
 /**
- * `createRoute` plus what every route of this API shares: the bearer security requirement (or none when public),
- * the scope it needs as `x-required-scope` (the scope middleware reads it from here), and the error responses.
+ * `createRoute` plus what every route of this API shares: a stable `operationId` (required: generated clients
+ * name their functions after it), the bearer security requirement (or none when public), the scope it needs as
+ * `x-required-scope` (the scope middleware reads it from here), the `Idempotency-Key` parameter on every
+ * authenticated POST, the error responses the middleware chain can answer, and the shared response headers.
  */
-export function defineRoute<P extends string, R extends Omit<RouteConfig, 'path'> & { path: P }>(route: R, options: RouteOptions = {}): R {
+export function defineRoute<P extends string, R extends Omit<RouteConfig, 'path'> & { path: P; operationId: string }>(route: R, options: RouteOptions = {}): R {
   const method = route.method.toUpperCase();
+  const access: Access = options.public ? 'public' : 'authenticated';
   const hasBody = method === 'POST' || method === 'PUT' || method === 'PATCH' || route.request?.body !== undefined;
-  const errors = options.public ? { 500: AUTHENTICATED_ERRORS[500] } : { ...AUTHENTICATED_ERRORS, ...(hasBody ? BODY_ERRORS : {}) };
+  const errors: Responses = standardErrors(access, {
+    method,
+    hasBody,
+    hasPathParameters: route.request?.params !== undefined,
+    hasQuery: route.request?.query !== undefined,
+  });
+  if (options.conflicts) {
+    const idempotency = method === 'POST' && errors[409] && !('$ref' in errors[409]) ? `${errors[409].description} ` : '';
+    errors[409] = errorResponse(`${idempotency}${options.conflicts}`);
+  }
+  if (options.references) errors[404] = errorResponse(options.references);
   const scope = options.scope ?? methodScope(method);
+  const idempotent = access === 'authenticated' && method === 'POST';
   return createRoute({
     ...route,
+    ...(idempotent ? { parameters: [...(route.parameters ?? []), idempotencyKeyRef()] } : {}),
     ...(options.public ? { security: [] } : { security: [{ [BEARER_SCHEME]: [] }], 'x-required-scope': scope }),
-    responses: { ...errors, ...route.responses },
+    responses: withSharedHeaders({ ...errors, ...route.responses }, access, method),
   }) as unknown as R;
 }

@@ -26,12 +26,16 @@ export const ERROR_STATUS = {
   idempotency_key_reused: 409,
   idempotency_in_progress: 409,
   payload_too_large: 413,
+  range_not_satisfiable: 416,
   rate_limit_exceeded: 429,
   internal_error: 500,
   service_unavailable: 503,
 } as const satisfies Record<string, ContentfulStatusCode>;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
+
+/** Every `error.code` the service answers with: the OpenAPI document declares them as an enum. */
+export const ERROR_CODES = Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]];
 
 export type ErrorDetails = Record<string, unknown>;
 

@@ -9,7 +9,7 @@ import { PENDING, type IdempotencyStore } from '../idempotency/store.ts';
 /** How long a retry waits for the first request with its key to finish before it gets 409 in progress. */
 export const IN_FLIGHT_WAIT_MS = 10_000;
 
-const VALID_KEY = /^[\x20-\x7E]{1,255}$/;
+export const IDEMPOTENCY_KEY_PATTERN = /^[\x20-\x7E]{1,255}$/;
 export const IDEMPOTENCY_KEY_EXPECTED = '1 to 255 printable ASCII characters (a UUID is recommended)';
 
 interface InFlight {
@@ -57,7 +57,7 @@ export class Idempotency {
     if (c.req.method !== 'POST') return next();
     const key = c.req.header('idempotency-key');
     if (key === undefined) return next();
-    if (!VALID_KEY.test(key)) throw invalidParameter('Idempotency-Key', key, IDEMPOTENCY_KEY_EXPECTED);
+    if (!IDEMPOTENCY_KEY_PATTERN.test(key)) throw invalidParameter('Idempotency-Key', key, IDEMPOTENCY_KEY_EXPECTED);
 
     const { workspaceId } = principalOf(c);
     const fingerprint = requestFingerprint(c.req.method, c.req.path, c.get('jsonBody'));

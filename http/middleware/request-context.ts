@@ -8,7 +8,8 @@ import { setResponseHeader } from '../response-headers.ts';
 
 // A client's own request id is kept when it is short and plain (it ends up in our logs), and is not an API key
 // sent there by mistake.
-const CLIENT_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+export const MAX_CLIENT_REQUEST_ID_LENGTH = 128;
+const CLIENT_REQUEST_ID = new RegExp(`^[A-Za-z0-9._:-]{1,${MAX_CLIENT_REQUEST_ID_LENGTH}}$`);
 const PHONE_SEGMENT = /^(\+|%2B)?\d{7,15}$/i;
 
 /**

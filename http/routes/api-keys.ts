@@ -17,6 +17,7 @@ const createKey = defineRoute(
   {
     method: 'post',
     path: '/api-keys',
+    operationId: 'createApiKey',
     tags: [TAG],
     summary: 'Create an API key',
     description: 'Admin only. The secret (`key`) is in this response only; it is stored as a SHA-256 hash.',
@@ -30,6 +31,7 @@ const listKeys = defineRoute(
   {
     method: 'get',
     path: '/api-keys',
+    operationId: 'listApiKeys',
     tags: [TAG],
     summary: 'List the workspace\'s API keys',
     description: 'Admin only. Newest first, revoked keys included; never the secrets.',
@@ -43,6 +45,7 @@ const revokeKey = defineRoute(
   {
     method: 'delete',
     path: '/api-keys/{id}',
+    operationId: 'revokeApiKey',
     tags: [TAG],
     summary: 'Revoke an API key',
     description:
@@ -51,7 +54,7 @@ const revokeKey = defineRoute(
     request: { params: idParams('key_01jd8k3m9q2x7c4v5b6n8p0r2t') },
     responses: { 200: { description: 'The revoked key.', content: { 'application/json': { schema: ApiKeySchema } } } },
   },
-  { scope: 'Admin' },
+  { scope: 'Admin', conflicts: 'invalid_state: the workspace\'s last active Admin key cannot be revoked; create another Admin key first.' },
 );
 
 function present(key: Omit<ApiKeyListItem, 'workspace_id'>) {

@@ -12,6 +12,7 @@ import { CallTranscriptSchema } from '../schemas/transcription.ts';
 const getCallTranscript = defineRoute({
   method: 'get',
   path: '/calls/{id}/transcript',
+  operationId: 'getCallTranscript',
   tags: ['Calls'],
   summary: 'Get the transcript and analysis of a call',
   description:

@@ -24,6 +24,7 @@ const CALL_ID_EXAMPLE = 'cal_01jd8k3m9q2x7c4v5b6n8p0r2t';
 const listCallsRoute = defineRoute({
   method: 'get',
   path: '/calls',
+  operationId: 'listCalls',
   tags: [TAG],
   summary: 'List calls',
   description: 'Newest first (by started_at). `from` / `to` bound `started_at`, both inclusive. Items carry the spec\'s list fields.',
@@ -34,6 +35,7 @@ const listCallsRoute = defineRoute({
 const getCall = defineRoute({
   method: 'get',
   path: '/calls/{id}',
+  operationId: 'getCall',
   tags: [TAG],
   summary: 'Get a call',
   description: '`recording_url` is signed afresh on every read and works for one hour.',
@@ -44,6 +46,7 @@ const getCall = defineRoute({
 const placeCall = defineRoute({
   method: 'post',
   path: '/calls',
+  operationId: 'createCall',
   tags: [TAG],
   summary: 'Place a single call now, outside any campaign',
   description:
@@ -52,7 +55,7 @@ const placeCall = defineRoute({
     '409 `number_suppressed`.',
   request: { body: { content: { 'application/json': { schema: PlaceCallBody } }, required: true } },
   responses: { 201: { description: 'The call, in progress.', content: { 'application/json': { schema: PlacedCallSchema } } } },
-});
+}, { conflicts: 'number_suppressed: the number is on the workspace\'s do-not-call list (`details.phone`).', references: 'resource_not_found: `script_id` names no script of this workspace.' });
 
 type CallDocument = z.infer<typeof CallSchema>;
 

@@ -36,6 +36,7 @@ const campaignJson = { 'application/json': { schema: CampaignSchema } };
 const createCampaign = defineRoute({
   method: 'post',
   path: '/campaigns',
+  operationId: 'createCampaign',
   tags: [TAG],
   summary: 'Create a campaign',
   description:
@@ -46,11 +47,12 @@ const createCampaign = defineRoute({
   responses: {
     201: { description: 'The campaign.', content: campaignJson },
   },
-});
+}, { references: 'resource_not_found: `script_id` names no script of this workspace.' });
 
 const listCampaignsRoute = defineRoute({
   method: 'get',
   path: '/campaigns',
+  operationId: 'listCampaigns',
   tags: [TAG],
   summary: 'List campaigns',
   description: 'Newest first (by creation). `from` / `to` bound `created_at`, both inclusive.',
@@ -61,8 +63,10 @@ const listCampaignsRoute = defineRoute({
 const getCampaign = defineRoute({
   method: 'get',
   path: '/campaigns/{id}',
+  operationId: 'getCampaign',
   tags: [TAG],
   summary: 'Get a campaign with its progress',
+  description: 'The campaign as created, its status, and its progress: calls made and connected, and the disposition of each contact counted once.',
   request: { params: idParams(CAMPAIGN_ID_EXAMPLE) },
   responses: { 200: { description: 'The campaign.', content: campaignJson } },
 });
@@ -70,6 +74,7 @@ const getCampaign = defineRoute({
 const actOnCampaign = defineRoute({
   method: 'patch',
   path: '/campaigns/{id}',
+  operationId: 'changeCampaignStatus',
   tags: [TAG],
   summary: 'Start, pause, resume or stop a campaign',
   description:
@@ -77,11 +82,12 @@ const actOnCampaign = defineRoute({
     'Any other move is 409 `invalid_state` with `status` and `action`. Calls in progress finish.',
   request: { params: idParams(CAMPAIGN_ID_EXAMPLE), body: { content: { 'application/json': { schema: CampaignActionBody } }, required: true } },
   responses: { 200: { description: 'The campaign after the action.', content: campaignJson } },
-});
+}, { conflicts: 'invalid_state: the action is not possible in the campaign\'s status (`details.status`, `action`).' });
 
 const removeContacts = defineRoute({
   method: 'delete',
   path: '/campaigns/{id}/contacts',
+  operationId: 'removeCampaignContacts',
   tags: [TAG],
   summary: 'Remove contacts from a campaign',
   description:
@@ -90,7 +96,7 @@ const removeContacts = defineRoute({
     'keeps counting removed contacts.',
   request: { params: idParams(CAMPAIGN_ID_EXAMPLE), body: { content: { 'application/json': { schema: RemoveContactsBody } }, required: true } },
   responses: { 200: { description: 'What happened to the phones.', content: { 'application/json': { schema: RemovedContactsSchema } } } },
-});
+}, { conflicts: 'invalid_state: the campaign has finished (completed or stopped).' });
 
 /** The campaign document from the aggregate's state: a write answers without waiting on a query. */
 function documentOf(state: CampaignState): CampaignDocument {

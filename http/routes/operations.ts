@@ -28,8 +28,10 @@ const health = defineRoute(
   {
     method: 'get',
     path: '/health',
+    operationId: 'getHealth',
     tags: [TAG],
     summary: 'Liveness: the process is up',
+    description: 'Always open (no token), for load balancers: answers while the process runs, whatever the event store does.',
     responses: { 200: { description: 'Up.', content: { 'application/json': { schema: HealthSchema } } } },
   },
   { public: true },
@@ -39,6 +41,7 @@ const ready = defineRoute(
   {
     method: 'get',
     path: '/ready',
+    operationId: 'getReadiness',
     tags: [TAG],
     summary: 'Readiness: event store reachable and read models current',
     description: `503 when the event store does not answer or a projection is more than ${READY_MAX_PROJECTION_LAG} events behind. With \`METRICS_TOKEN\` set, needs \`Authorization: Bearer <METRICS_TOKEN>\` (else 401).`,
@@ -54,6 +57,7 @@ const metricsRoute = defineRoute(
   {
     method: 'get',
     path: '/metrics',
+    operationId: 'getMetrics',
     tags: [TAG],
     summary: 'Prometheus metrics',
     description: 'Request counts and latency by route pattern and status, projection lag, process-manager backlog, retries and dead letters, pending timers. With `METRICS_TOKEN` set, needs `Authorization: Bearer <METRICS_TOKEN>` (else 401).',

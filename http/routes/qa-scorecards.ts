@@ -19,6 +19,7 @@ const scorecardBody = { body: { content: { 'application/json': { schema: QaScore
 const createScorecard = defineRoute({
   method: 'post',
   path: '/qa/scorecards',
+  operationId: 'createQaScorecard',
   tags: [TAG],
   summary: 'Create a QA scorecard',
   description: 'Parameters with checks on the transcript (agent_says, agent_avoids, customer_says, talk_ratio, max_silence); used by transcription jobs with the `qa_scoring` feature.',
@@ -29,6 +30,7 @@ const createScorecard = defineRoute({
 const listScorecards = defineRoute({
   method: 'get',
   path: '/qa/scorecards',
+  operationId: 'listQaScorecards',
   tags: [TAG],
   summary: 'List QA scorecards',
   description: 'Newest first.',
@@ -39,8 +41,10 @@ const listScorecards = defineRoute({
 const getScorecard = defineRoute({
   method: 'get',
   path: '/qa/scorecards/{id}',
+  operationId: 'getQaScorecard',
   tags: [TAG],
   summary: 'Get a QA scorecard',
+  description: 'Its latest version, parameters as submitted.',
   request: { params: idParams(ID_EXAMPLE) },
   responses: { 200: { description: 'The scorecard.', content: scorecardJson } },
 });
@@ -48,6 +52,7 @@ const getScorecard = defineRoute({
 const replaceScorecard = defineRoute({
   method: 'put',
   path: '/qa/scorecards/{id}',
+  operationId: 'replaceQaScorecard',
   tags: [TAG],
   summary: 'Replace a QA scorecard',
   description: 'Replaces the whole definition and increments `version` when it changes. Jobs already submitted keep the version they pinned.',
@@ -58,6 +63,7 @@ const replaceScorecard = defineRoute({
 const deleteScorecard = defineRoute({
   method: 'delete',
   path: '/qa/scorecards/{id}',
+  operationId: 'deleteQaScorecard',
   tags: [TAG],
   summary: 'Delete a QA scorecard',
   description: 'New jobs can no longer use it; jobs already submitted keep their pinned copy.',

@@ -7,14 +7,13 @@ import { findCallRecordingKey } from '../../projections/calls.ts';
 import { parseByteRange } from '../byte-range.ts';
 import { createRouter, defineRoute } from '../define-route.ts';
 import { ApiError, errorBody, resourceNotFound } from '../errors.ts';
-import { ErrorSchema } from '../schemas/common.ts';
-
-const errorJson = (description: string) => ({ description, content: { 'application/json': { schema: ErrorSchema } } });
+import { errorResponse } from '../contract/error-responses.ts';
 
 const getRecording = defineRoute(
   {
     method: 'get',
     path: '/recordings/{call_id}',
+    operationId: 'getRecording',
     tags: ['Calls'],
     summary: 'Download a call recording (signed URL)',
     description:
@@ -32,9 +31,9 @@ const getRecording = defineRoute(
     responses: {
       200: { description: 'The WAV.', content: { 'audio/wav': { schema: z.string().openapi({ format: 'binary' }) } } },
       206: { description: 'The requested byte range.', content: { 'audio/wav': { schema: z.string().openapi({ format: 'binary' }) } } },
-      403: errorJson('forbidden: the signature is missing or wrong (`reason: invalid_signature`), or the URL expired (`reason: expired`).'),
-      404: errorJson('resource_not_found: the call has no stored recording.'),
-      416: errorJson('range_not_satisfiable: the Range starts past the end of the recording.'),
+      403: errorResponse('forbidden: the signature is missing or wrong (`reason: invalid_signature`), or the URL expired (`reason: expired`).'),
+      404: errorResponse('resource_not_found: the call has no stored recording.'),
+      416: errorResponse('range_not_satisfiable: the Range starts past the end of the recording.'),
     },
   },
   { public: true },

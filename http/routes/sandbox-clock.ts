@@ -7,6 +7,7 @@ const advanceClock = defineRoute(
   {
     method: 'post',
     path: '/sandbox/clock',
+    operationId: 'advanceSandboxClock',
     tags: ['Sandbox'],
     summary: 'Move the service clock forward (CLOCK=manual only)',
     description:

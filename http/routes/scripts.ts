@@ -21,8 +21,10 @@ const scriptBody = { body: { content: { 'application/json': { schema: ScriptBody
 const createScript = defineRoute({
   method: 'post',
   path: '/scripts',
+  operationId: 'createScript',
   tags: [TAG],
   summary: 'Create a script (version 1)',
+  description: 'The graph is checked as a whole (step ids unique, every `next` names a step, every step reachable, one ends the call); a problem is 400 with the path of the offending field.',
   request: scriptBody,
   responses: { 201: { description: 'The script.', content: scriptJson } },
 });
@@ -30,6 +32,7 @@ const createScript = defineRoute({
 const listScripts = defineRoute({
   method: 'get',
   path: '/scripts',
+  operationId: 'listScripts',
   tags: [TAG],
   summary: 'List scripts',
   description: 'Newest first; each at its latest version, without its steps (GET /v1/scripts/{id} has them).',
@@ -40,6 +43,7 @@ const listScripts = defineRoute({
 const getScript = defineRoute({
   method: 'get',
   path: '/scripts/{id}',
+  operationId: 'getScript',
   tags: [TAG],
   summary: 'Get a script',
   description: 'The latest version, or the one named by `version`.',
@@ -50,6 +54,7 @@ const getScript = defineRoute({
 const replaceScript = defineRoute({
   method: 'put',
   path: '/scripts/{id}',
+  operationId: 'replaceScript',
   tags: [TAG],
   summary: 'Publish a new version of a script',
   description:
@@ -62,12 +67,13 @@ const replaceScript = defineRoute({
 const deleteScript = defineRoute({
   method: 'delete',
   path: '/scripts/{id}',
+  operationId: 'deleteScript',
   tags: [TAG],
   summary: 'Delete a script',
   description: 'Refused with 409 invalid_state while a campaign that has not finished uses it.',
   request: { params: idParams(SCRIPT_ID_EXAMPLE) },
   responses: { 200: { description: 'Deleted.', content: { 'application/json': { schema: DeletedScriptSchema } } } },
-});
+}, { conflicts: 'invalid_state: a campaign that has not finished uses the script (`details.active_campaigns`).' });
 
 /** The document of the latest version, from the aggregate's state (no read model needed to answer a write). */
 function documentOf(state: ScriptState): ScriptDocument {

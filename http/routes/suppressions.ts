@@ -15,6 +15,7 @@ const suppressionJson = { 'application/json': { schema: SuppressionSchema } };
 const listRoute = defineRoute({
   method: 'get',
   path: '/suppressions',
+  operationId: 'listSuppressions',
   tags: [TAG],
   summary: 'List the do-not-call numbers',
   description: 'The workspace\'s do-not-call list, most recently added first. No campaign dials these numbers and POST /v1/calls refuses them.',
@@ -25,6 +26,7 @@ const listRoute = defineRoute({
 const getRoute = defineRoute({
   method: 'get',
   path: '/suppressions/{phone}',
+  operationId: 'getSuppression',
   tags: [TAG],
   summary: 'Whether a number is on the do-not-call list',
   description: 'The entry, or 404 `resource_not_found` (`resource_type: suppressed_number`).',
@@ -35,6 +37,7 @@ const getRoute = defineRoute({
 const addRoute = defineRoute({
   method: 'post',
   path: '/suppressions',
+  operationId: 'createSuppression',
   tags: [TAG],
   summary: 'Add a number to the do-not-call list',
   description: '201 with the entry; a number already listed answers 200 with its existing entry (unchanged).',
@@ -48,6 +51,7 @@ const addRoute = defineRoute({
 const removeRoute = defineRoute({
   method: 'delete',
   path: '/suppressions/{phone}',
+  operationId: 'deleteSuppression',
   tags: [TAG],
   summary: 'Take a number off the do-not-call list',
   description: 'Campaigns created or running afterwards may dial it again. 404 when it is not listed.',

@@ -24,6 +24,7 @@ const TAG = 'Transcription';
 const submitJob = defineRoute({
   method: 'post',
   path: '/transcription',
+  operationId: 'createTranscriptionJob',
   tags: [TAG],
   summary: 'Submit a recording (or a transcript) for analysis',
   description:
@@ -31,13 +32,15 @@ const submitJob = defineRoute({
     '`transcription.failed`. A failed job carries `error: {code, message}` (codes in docs/analysis.md).',
   request: { body: { content: { 'application/json': { schema: TranscriptionBody } }, required: true } },
   responses: { 202: { description: 'Accepted.', content: { 'application/json': { schema: TranscriptionAcceptedSchema } } } },
-});
+}, { references: 'resource_not_found: `qa_scorecard_id` names no QA scorecard of this workspace.' });
 
 const getJob = defineRoute({
   method: 'get',
   path: '/transcription/{job_id}',
+  operationId: 'getTranscriptionJob',
   tags: [TAG],
   summary: 'Get a transcription job',
+  description: 'The transcript and the requested analyses once `completed`; `error` once `failed`.',
   request: { params: JobIdParams },
   responses: { 200: { description: 'The job as it stands.', content: { 'application/json': { schema: TranscriptionJobSchema } } } },
 });
@@ -45,6 +48,7 @@ const getJob = defineRoute({
 const listJobs = defineRoute({
   method: 'get',
   path: '/transcription',
+  operationId: 'listTranscriptionJobs',
   tags: [TAG],
   summary: 'List transcription jobs',
   description: 'Newest first, without transcripts (GET /v1/transcription/{job_id} has them). Automatic call transcripts are included.',

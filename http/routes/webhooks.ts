@@ -35,6 +35,7 @@ const json = <Schema>(schema: Schema) => ({ 'application/json': { schema } });
 const createWebhook = defineRoute({
   method: 'post',
   path: '/webhooks',
+  operationId: 'createWebhook',
   tags: [TAG],
   summary: 'Register a webhook',
   description:
@@ -42,11 +43,12 @@ const createWebhook = defineRoute({
     `At most ${MAX_WEBHOOKS_PER_WORKSPACE} webhooks per workspace (409 limit_exceeded). The secret is never returned.`,
   request: { body: { content: json(CreateWebhookBody), required: true } },
   responses: { 201: { description: 'The webhook.', content: json(WebhookSchema) } },
-});
+}, { conflicts: `limit_exceeded: the workspace already has ${MAX_WEBHOOKS_PER_WORKSPACE} webhooks (\`details.limit\`).` });
 
 const listWebhooksRoute = defineRoute({
   method: 'get',
   path: '/webhooks',
+  operationId: 'listWebhooks',
   tags: [TAG],
   summary: 'List webhooks',
   description: 'Newest first, each with its last delivery and counts of failed and retrying deliveries.',
@@ -57,8 +59,10 @@ const listWebhooksRoute = defineRoute({
 const getWebhook = defineRoute({
   method: 'get',
   path: '/webhooks/{id}',
+  operationId: 'getWebhook',
   tags: [TAG],
   summary: 'Get a webhook',
+  description: 'The webhook with its last delivery and counts of failed and retrying deliveries.',
   request: { params: idParams(WEBHOOK_ID_EXAMPLE) },
   responses: { 200: { description: 'The webhook.', content: json(WebhookWithDeliveriesSchema) } },
 });
@@ -66,6 +70,7 @@ const getWebhook = defineRoute({
 const deleteWebhook = defineRoute({
   method: 'delete',
   path: '/webhooks/{id}',
+  operationId: 'deleteWebhook',
   tags: [TAG],
   summary: 'Delete a webhook permanently',
   description: 'Delivery stops at once and pending retries are cancelled; to restore it, register again.',
@@ -76,6 +81,7 @@ const deleteWebhook = defineRoute({
 const listDeliveriesRoute = defineRoute({
   method: 'get',
   path: '/webhooks/{id}/deliveries',
+  operationId: 'listWebhookDeliveries',
   tags: [TAG],
   summary: 'The delivery log of a webhook',
   description: 'Newest first, each delivery with every attempt (time, HTTP status or error, duration).',
@@ -86,6 +92,7 @@ const listDeliveriesRoute = defineRoute({
 const replayDelivery = defineRoute({
   method: 'post',
   path: '/webhooks/{id}/deliveries/{delivery_id}/replay',
+  operationId: 'replayWebhookDelivery',
   tags: [TAG],
   summary: 'Send a delivery again now',
   description:
@@ -93,7 +100,7 @@ const replayDelivery = defineRoute({
     '409 invalid_state while an attempt of the delivery is pending.',
   request: { params: DeliveryParams, body: { content: json(ReplayBody), required: true } },
   responses: { 202: { description: 'The delivery, pending its replay.', content: json(DeliverySchema) } },
-});
+}, { conflicts: 'invalid_state: an attempt of the delivery is under way, or the delivery was cancelled (`details.status`).' });
 
 function webhookDocument(row: WebhookRow): z.infer<typeof WebhookSchema> {
   return { id: row.webhook_id, url: row.url, events: row.events, status: 'active', created_at: row.created_at };

@@ -1,5 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { DISPOSITIONS } from '../../domain/shared/disposition.ts';
+import { SUPPORTED_LANGUAGES } from '../../domain/shared/language.ts';
+import { E164_PATTERN } from '../../domain/shared/phone.ts';
 import { Timestamp, listEnvelope, PaginationQuery } from './common.ts';
 import { TimeRangeQuery } from './time-range.ts';
 
@@ -18,10 +20,11 @@ export const MAX_METADATA_KEYS = 50;
 
 export const PlaceCallBody = z
   .strictObject({
-    phone: z.string().openapi({ description: 'E.164.', example: '+919876543210' }),
+    // `pattern` and `enum` declare what the call aggregate checks (the same E164_PATTERN and language list).
+    phone: z.string().openapi({ description: 'E.164.', pattern: E164_PATTERN.source, example: '+919876543210' }),
     name: z.string().openapi({ description: 'Used for personalisation ({name}).', example: 'Asha' }),
     script_id: z.string().openapi({ description: 'A script of the workspace with `single_call_enabled: true`.', example: 'scr_01jd8k3m9q2x7c4v5b6n8p0r2t' }),
-    language: z.string().openapi({ description: 'BCP-47, one of hi-IN, ta-IN, en-IN, te-IN, mr-IN, en-US, en-GB.', example: 'hi-IN' }),
+    language: z.string().openapi({ description: 'BCP-47.', enum: [...SUPPORTED_LANGUAGES], example: 'hi-IN' }),
     metadata: z
       .record(z.string(), MetadataValue)
       .optional()

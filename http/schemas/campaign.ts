@@ -1,6 +1,8 @@
 import { z } from '@hono/zod-openapi';
 import { DEFAULT_MAX_ATTEMPTS, DEFAULT_RETRY_INTERVAL_MINUTES, MAX_NAME_LENGTH, MAX_RETRY_INTERVAL_MINUTES } from '../../domain/campaign.ts';
 import { DISPOSITIONS } from '../../domain/shared/disposition.ts';
+import { SUPPORTED_LANGUAGES } from '../../domain/shared/language.ts';
+import { E164_PATTERN } from '../../domain/shared/phone.ts';
 import { Timestamp, listEnvelope, PaginationQuery } from './common.ts';
 import { TimeRangeQuery } from './time-range.ts';
 
@@ -16,7 +18,8 @@ export const MAX_CONTACTS_PER_REQUEST = 100_000;
 
 const CAMPAIGN_STATUSES = ['scheduled', 'running', 'paused', 'completed', 'stopped'] as const;
 
-const Phone = z.string().openapi({ description: 'E.164, e.g. +919876543210.', example: '+919876543210' });
+// `pattern`, `enum` and lengths declare what the domain checks (validateCreateCampaign), for clients and generators.
+const Phone = z.string().openapi({ description: 'E.164, e.g. +919876543210.', pattern: E164_PATTERN.source, example: '+919876543210' });
 
 export const ContactInputSchema = z
   .looseObject({
@@ -45,9 +48,9 @@ const CallingHoursSchema = z
 
 export const CreateCampaignBody = z
   .strictObject({
-    name: z.string().openapi({ description: `1 to ${MAX_NAME_LENGTH} characters.`, example: 'March renewals' }),
+    name: z.string().openapi({ description: `1 to ${MAX_NAME_LENGTH} characters.`, minLength: 1, maxLength: MAX_NAME_LENGTH, example: 'March renewals' }),
     script_id: z.string().openapi({ description: 'A script of the workspace; its current version is pinned.', example: 'scr_01jd8k3m9q2x7c4v5b6n8p0r2t' }),
-    language: z.string().openapi({ description: 'BCP-47, one of hi-IN, ta-IN, en-IN, te-IN, mr-IN, en-US, en-GB.', example: 'hi-IN' }),
+    language: z.string().openapi({ description: 'BCP-47.', enum: [...SUPPORTED_LANGUAGES], example: 'hi-IN' }),
     contacts: z
       .array(ContactInputSchema)
       .min(1, { error: `a non-empty array of at most ${MAX_CONTACTS_PER_REQUEST} contacts` })
@@ -115,7 +118,7 @@ export const CampaignActionBody = z
 export const RemoveContactsBody = z
   .strictObject({
     phones: z
-      .array(z.string())
+      .array(z.string().openapi({ pattern: E164_PATTERN.source }))
       .min(1, { error: `a non-empty array of at most ${MAX_CONTACTS_PER_REQUEST} phones` })
       .max(MAX_CONTACTS_PER_REQUEST, { error: `a non-empty array of at most ${MAX_CONTACTS_PER_REQUEST} phones` })
       .openapi({ description: 'E.164 numbers of the contacts to remove.', example: ['+919876543210'] }),

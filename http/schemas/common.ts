@@ -1,10 +1,15 @@
 import { z } from '@hono/zod-openapi';
+import { ERROR_CODES } from '../errors.ts';
+
+export const ErrorCodeSchema = z.enum(ERROR_CODES).openapi('ErrorCode', {
+  description: 'Machine-readable; each operation\'s error responses say which codes they carry (docs/api.md, Errors).',
+});
 
 /** The error envelope every failure uses (see errors.ts). */
 export const ErrorSchema = z
   .object({
     error: z.object({
-      code: z.string().openapi({ example: 'invalid_parameter' }),
+      code: ErrorCodeSchema,
       message: z.string().openapi({ example: 'Invalid limit: expected an integer from 1 to 100.' }),
       details: z.record(z.string(), z.unknown()).openapi({ example: { field: 'limit', provided: '0', expected: 'an integer from 1 to 100' } }),
     }),

@@ -1,11 +1,13 @@
 import { z } from '@hono/zod-openapi';
+import { E164_PATTERN } from '../../domain/shared/phone.ts';
 import { Timestamp, listEnvelope } from './common.ts';
 
 export const MAX_REASON_LENGTH = 500;
 
 export const SuppressNumberBody = z
   .strictObject({
-    phone: z.string().openapi({ description: 'E.164.', example: '+919876543210' }),
+    // The route checks it with the same pattern (a 400 naming the field).
+    phone: z.string().openapi({ description: 'E.164.', pattern: E164_PATTERN.source, example: '+919876543210' }),
     reason: z.string().max(MAX_REASON_LENGTH).nullable().optional().openapi({ description: `Why, for your records (at most ${MAX_REASON_LENGTH} characters).`, example: 'Asked by email on 2026-03-01' }),
   })
   .openapi('SuppressNumber');

@@ -41,12 +41,14 @@ function timeBound(bound: 'from' | 'to', description: string) {
       return parsed;
     })
     .optional()
-    .openapi({ type: 'string', format: 'date-time', description, example: bound === 'from' ? '2026-03-01T00:00:00Z' : '2026-03-31' } as never);
+    // Declared by the pattern the parser matches, not `format: date-time`: a date alone, or a time without an
+    // offset (UTC) or without seconds, is accepted too, and RFC 3339's date-time would tell clients otherwise.
+    .openapi({ type: 'string', pattern: DATE_TIME.source, description, example: bound === 'from' ? '2026-03-01T00:00:00Z' : '2026-03-31' } as never);
 }
 
 export const TimeRangeQuery = {
-  from: timeBound('from', 'On or after this time (ISO 8601 date-time, or a date: from its start).'),
-  to: timeBound('to', 'On or before this time (ISO 8601 date-time, or a date: to its end).'),
+  from: timeBound('from', 'On or after this time: an ISO 8601 date-time (UTC when it has no offset), or a date `YYYY-MM-DD` (from the start of that UTC day).'),
+  to: timeBound('to', 'On or before this time: an ISO 8601 date-time (UTC when it has no offset), or a date `YYYY-MM-DD` (to the end of that UTC day).'),
 };
 
 /** A range whose end is before its start is refused rather than answered with nothing. */

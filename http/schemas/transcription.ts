@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { MAX_SPEAKERS, MIN_SPEAKERS, TRANSCRIPTION_FEATURES } from '../../domain/transcription-job.ts';
-import { BCP47_DESCRIPTION, SUPPORTED_LANGUAGES_DESCRIPTION, isBcp47Shape, isSupportedLanguage } from '../../domain/shared/language.ts';
+import { BCP47_DESCRIPTION, SUPPORTED_LANGUAGES, SUPPORTED_LANGUAGES_DESCRIPTION, isBcp47Shape, isSupportedLanguage } from '../../domain/shared/language.ts';
 import { PaginationQuery, Timestamp, listEnvelope } from './common.ts';
 
 /** A transcript of a 4-hour call has a few thousand segments; this bounds a submitted one generously. */
@@ -37,7 +37,7 @@ const Language = z
   .string()
   .refine(isBcp47Shape, { error: BCP47_DESCRIPTION, abort: true })
   .refine(isSupportedLanguage, { error: SUPPORTED_LANGUAGES_DESCRIPTION })
-  .openapi({ description: 'BCP-47; selects the recognition model and the analysis lexicons.', example: 'en-IN' });
+  .openapi({ description: 'BCP-47; selects the recognition model and the analysis lexicons.', enum: [...SUPPORTED_LANGUAGES], example: 'en-IN' });
 
 export const TranscriptionBody = z
   .strictObject({
@@ -86,7 +86,8 @@ export const TranscriptionBody = z
       context.addIssue({ code: 'custom', path: ['qa_scorecard_id'], message: 'the id of a QA scorecard of this workspace (required with the qa_scoring feature)' });
     }
   })
-  .openapi('TranscriptionInput');
+  // The refinement above, declared: exactly one of the two (both at once fails both branches of `oneOf`).
+  .openapi('TranscriptionInput', { oneOf: [{ required: ['audio_url'] }, { required: ['transcript'] }] } as never);
 
 function isHttpUrl(value: string): boolean {
   try {

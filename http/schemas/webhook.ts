@@ -9,7 +9,8 @@ import { Timestamp, listEnvelope } from './common.ts';
  */
 export const CreateWebhookBody = z
   .strictObject({
-    url: z.string().min(1).max(2_048).openapi({ description: 'An https:// URL on a public address.', example: 'https://crm.example.com/hooks/calls' }),
+    // The route refuses any other scheme (400 on `url`); the pattern says so to clients.
+    url: z.string().min(1).max(2_048).openapi({ description: 'An https:// URL on a public address.', format: 'uri', pattern: '^https://', example: 'https://crm.example.com/hooks/calls' }),
     events: z
       .array(z.enum([...WEBHOOK_EVENT_NAMES, ALL_WEBHOOK_EVENTS]))
       .min(1)

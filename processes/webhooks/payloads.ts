@@ -1,18 +1,16 @@
 import { callIdOf, callTranscriptJobId, type CallEvent, type CallState } from '../../domain/call.ts';
-import { campaignIdOf, type CampaignEvent, type CampaignProgress } from '../../domain/campaign.ts';
+import { campaignIdOf, type CampaignEvent, type CampaignProgress, type CampaignStatus } from '../../domain/campaign.ts';
 import type { TranscriptionJobEvent } from '../../domain/transcription-job.ts';
 import type { WebhookEventName } from '../../domain/webhook.ts';
 import type { Recorded } from '../../infra/eventstore/port.ts';
+import type { WebhookPayloadData } from './payload-schemas.ts';
 
 /**
  * What each domain event becomes for webhook receivers: the `event` name and the `data` of the envelope
- * (`{event, id, timestamp, data}`). docs/webhooks.md lists every payload; `call.completed` and `call.escalated`
+ * (`{event, id, timestamp, data}`), typed by payload-schemas.ts. docs/webhooks.md lists every payload; `call.completed` and `call.escalated`
  * carry exactly the spec's fields.
  */
-export interface WebhookNotification {
-  event: WebhookEventName;
-  data: Record<string, unknown>;
-}
+export type WebhookNotification = { [Event in WebhookEventName]: { event: Event; data: WebhookPayloadData<Event> } }[WebhookEventName];
 
 /** Domain events that produce webhook notifications. */
 export const WEBHOOK_SOURCE_EVENT_TYPES = [
@@ -45,7 +43,7 @@ export const WEBHOOK_EVENTS_BY_SOURCE: Record<SourceEventType, readonly WebhookE
 /** A campaign as it was right after one of its lifecycle events (the campaigns read model keeps these snapshots). */
 export interface CampaignSnapshot extends CampaignProgress {
   name: string;
-  status: string;
+  status: CampaignStatus;
 }
 
 /** What payloads are built from, besides the event itself. */

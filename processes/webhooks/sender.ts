@@ -2,11 +2,12 @@ import { createHmac } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { Resolver } from '../../infra/outbound/lookup-gate.ts';
 import { OutboundTargetRefused, OutboundTimeout, openOutbound } from '../../infra/outbound/request.ts';
+import { DELIVERY_HEADERS } from './delivery-headers.ts';
 
 /** The spec: a delivery fails when no 2xx arrives within 10 seconds. */
 export const DELIVERY_TIMEOUT_MS = 10_000;
 
-export const SIGNATURE_HEADER = 'X-Service-Signature';
+export const SIGNATURE_HEADER = DELIVERY_HEADERS.signature;
 
 /** `sha256=<hex HMAC-SHA256 of the raw body keyed with the secret>` (SPEC "Signature"). */
 export function signatureOf(secret: string, body: string): string {
@@ -56,10 +57,10 @@ export async function sendDelivery(request: DeliveryRequest, options: SenderOpti
     'Content-Type': 'application/json',
     'Content-Length': String(Buffer.byteLength(request.body)),
     'User-Agent': 'voice-calling-service-webhooks/1',
-    'X-Service-Event': request.event,
-    'X-Service-Event-Id': request.eventId,
-    'X-Service-Delivery': request.deliveryId,
-    'X-Service-Delivery-Attempt': String(request.attempt),
+    [DELIVERY_HEADERS.event]: request.event,
+    [DELIVERY_HEADERS.eventId]: request.eventId,
+    [DELIVERY_HEADERS.delivery]: request.deliveryId,
+    [DELIVERY_HEADERS.attempt]: String(request.attempt),
   };
   if (request.secret !== null) headers[SIGNATURE_HEADER] = signatureOf(request.secret, request.body);
   const started = performance.now();

@@ -31,7 +31,7 @@ units.run();
 const unexpected = suite('unexpected failures (in-process)');
 
 unexpected('a thrown error is a 500 internal_error with the request id, and nothing of the error itself', async () => {
-  const boom = defineRoute({ method: 'get', path: '/boom', responses: { 200: { description: 'never', content: { 'application/json': { schema: z.object({}) } } } } });
+  const boom = defineRoute({ method: 'get', path: '/boom', operationId: 'boom', responses: { 200: { description: 'never', content: { 'application/json': { schema: z.object({}) } } } } });
   const harness = await inProcessApp({}, (app) => {
     const router = createRouter();
     router.openapi(boom, () => {

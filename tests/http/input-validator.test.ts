@@ -11,7 +11,7 @@ const AnyQuery = z.object({}).catchall(z.union([z.string(), z.array(z.string())]
 
 const router = createRouter();
 router.openapi(
-  defineRoute({ method: 'get', path: '/echo/{id}', request: { params: z.object({ id: z.string() }), query: AnyQuery }, responses: { 200: { description: 'echo' } } }, { public: true }),
+  defineRoute({ method: 'get', path: '/echo/{id}', operationId: 'echo', request: { params: z.object({ id: z.string() }), query: AnyQuery }, responses: { 200: { description: 'echo' } } }, { public: true }),
   (c) => c.json({ query: c.req.valid('query'), id: c.req.valid('param').id }) as never,
 );
 
@@ -33,7 +33,7 @@ pageRouter.onError(createErrorHandler(createLogger('silent')));
 let handled = 0;
 pageRouter.openapi(
   defineRoute(
-    { method: 'get', path: '/page', request: { query: z.object({ limit: z.coerce.number().int().max(5), tags: z.array(z.string()).optional() }) }, responses: { 200: { description: 'page' } } },
+    { method: 'get', path: '/page', operationId: 'page', request: { query: z.object({ limit: z.coerce.number().int().max(5), tags: z.array(z.string()).optional() }) }, responses: { 200: { description: 'page' } } },
     { public: true },
   ),
   (c) => {

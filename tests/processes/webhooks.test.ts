@@ -21,6 +21,8 @@ import { newId } from '../../infra/ids.ts';
 import { SecretBox } from '../../infra/crypto/secret-box.ts';
 import { listDeliveries, type DeliveryDocument } from '../../projections/webhook-deliveries.ts';
 import { webhookProcessManagers } from '../../processes/webhooks/index.ts';
+import { DELIVERY_HEADER_DESCRIPTIONS } from '../../processes/webhooks/delivery-headers.ts';
+import { WebhookDeliveryBodySchema } from '../../processes/webhooks/payload-schemas.ts';
 import { createCommand } from '../domain/campaign-fixtures.ts';
 import { makeCertificate, startReceiver, type Certificate, type Receiver } from '../support/https-receiver.ts';
 import { eventually, testRuntime } from '../support/runtime.ts';
@@ -161,7 +163,16 @@ webhooks('every event type, with the exact payloads, signed; a specific subscrip
       assert.match(request.headers['x-service-delivery'] as string, /^dlv_/);
       assert.match(request.body.id, /^evt_/);
       assert.equal(Object.keys(request.body).sort(), ['data', 'event', 'id', 'timestamp']);
+      // The published contract (the OpenAPI document's `webhooks`): every real body and header matches it exactly.
+      const parsed = WebhookDeliveryBodySchema.safeParse(request.body);
+      assert.ok(parsed.success, `${request.body.event} matches its published schema: ${parsed.error?.message}`);
+      for (const [name, header] of Object.entries(DELIVERY_HEADER_DESCRIPTIONS)) {
+        const value = request.headers[name.toLowerCase()] as string | undefined;
+        if (header.required) assert.ok(value, `${name} on ${request.body.event}`);
+        if (value !== undefined && header.pattern) assert.match(value, new RegExp(header.pattern), `${name} as published`);
+      }
     }
+    assert.equal(new Set(all.requests.map((request) => request.body.event)).size, 8, 'every event type was checked');
     // The same notification has the same envelope id for every webhook.
     assert.is(some.of('call.escalated')[0]!.body.id, all.of('call.escalated')[0]!.body.id);
 

@@ -18,6 +18,7 @@ const agentJson = { 'application/json': { schema: AgentSchema } };
 const createAgent = defineRoute({
   method: 'post',
   path: '/agents',
+  operationId: 'createAgent',
   tags: [TAG],
   summary: 'Register a human agent',
   description: 'An agent takes over escalated calls in the languages they speak (an available agent, least recently assigned first) and may place single calls (`agent_id` on POST /v1/calls).',
@@ -28,6 +29,7 @@ const createAgent = defineRoute({
 const listAgentsRoute = defineRoute({
   method: 'get',
   path: '/agents',
+  operationId: 'listAgents',
   tags: [TAG],
   summary: 'List agents',
   description: 'Newest first; `status` filters.',
@@ -38,8 +40,10 @@ const listAgentsRoute = defineRoute({
 const getAgent = defineRoute({
   method: 'get',
   path: '/agents/{id}',
+  operationId: 'getAgent',
   tags: [TAG],
   summary: 'Get an agent',
+  description: 'Including when the agent was last given an escalated call.',
   request: { params: idParams(ID_EXAMPLE) },
   responses: { 200: { description: 'The agent.', content: agentJson } },
 });
@@ -47,6 +51,7 @@ const getAgent = defineRoute({
 const updateAgent = defineRoute({
   method: 'patch',
   path: '/agents/{id}',
+  operationId: 'updateAgent',
   tags: [TAG],
   summary: 'Update an agent',
   description: 'Changes the fields given; `status: offline` stops new escalations to the agent.',
@@ -57,6 +62,7 @@ const updateAgent = defineRoute({
 const deleteAgent = defineRoute({
   method: 'delete',
   path: '/agents/{id}',
+  operationId: 'deleteAgent',
   tags: [TAG],
   summary: 'Remove an agent',
   description: 'The agent gets no more calls; calls they handled keep their `agent_id`.',

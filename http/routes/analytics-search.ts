@@ -9,6 +9,7 @@ import { checkTimeRange } from '../schemas/time-range.ts';
 const searchRoute = defineRoute({
   method: 'get',
   path: '/analytics/search',
+  operationId: 'searchTranscripts',
   tags: ['Analytics'],
   summary: 'Search transcripts',
   description:

@@ -15,6 +15,7 @@ const TAG = 'Analytics';
 const callAnalyticsRoute = defineRoute({
   method: 'get',
   path: '/analytics/calls',
+  operationId: 'getCallAnalytics',
   tags: [TAG],
   summary: 'Call analytics over a range',
   description: 'Totals, connection rate, durations, sentiment and intent mix and QA average of the calls that started in the range; `group_by` adds per-period or per-dimension figures (days and weeks with zeros).',
@@ -25,6 +26,7 @@ const callAnalyticsRoute = defineRoute({
 const qaAnalyticsRoute = defineRoute({
   method: 'get',
   path: '/analytics/qa',
+  operationId: 'getQaAnalytics',
   tags: [TAG],
   summary: 'QA results of a call, or QA aggregated over a range',
   description: 'With `call_id`: that call\'s QA results (404 when the call does not exist; empty `results` when it was not scored). Otherwise `from` and `to` are required.',

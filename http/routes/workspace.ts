@@ -14,8 +14,10 @@ const workspaceJson = { 'application/json': { schema: WorkspaceSchema } };
 const getWorkspace = defineRoute({
   method: 'get',
   path: '/workspace',
+  operationId: 'getWorkspace',
   tags: [TAG],
   summary: "Get the key's workspace",
+  description: 'Its name, the limits the operator set (rate limit, dialing concurrency) and its default QA scorecard.',
   responses: { 200: { description: 'The workspace.', content: workspaceJson } },
 });
 
@@ -23,6 +25,7 @@ const updateWorkspace = defineRoute(
   {
     method: 'patch',
     path: '/workspace',
+    operationId: 'updateWorkspace',
     tags: [TAG],
     summary: "Change the workspace's analysis defaults",
     description: 'Admin only. `default_qa_scorecard_id`: the scorecard connected calls are scored against when neither the call nor its campaign names one (applies to calls that end from now on).',

@@ -51,6 +51,8 @@ const CallEscalatedData = z
     escalated_at: Timestamp,
     language: z.string(),
     summary: z.string().meta({ description: 'One line on the conversation before the customer asked for a person.' }),
+    agent_id: z.string().nullable().meta({ description: "The human agent the call was handed to (available, speaks the call's language, least recently assigned first); null when none was available." }),
+    unassigned_reason: z.enum(['no_available_agent']).nullable().meta({ description: 'Why no agent took the call; null when one did.' }),
   })
   .meta({ id: 'CallEscalatedData' });
 

@@ -1,5 +1,5 @@
 import type { Database } from 'better-sqlite3';
-import { addDays, isoWeekStart, localDateOf, startOfLocalDate } from '../domain/shared/time-zone.ts';
+import { addDays, isoWeekStart, startOfLocalDate } from '../domain/shared/time-zone.ts';
 import { ANALYTICS_ROLLUP_ZONES, CALL_DIMENSIONS, CALL_LEVELS } from './analytics.ts';
 import { ALL, levelFor } from './rollup-levels.ts';
 import { preparedStatement } from './statement-cache.ts';
@@ -58,7 +58,7 @@ const FACT_SUMS = `count(*) AS total_calls, coalesce(sum(connected), 0) AS conne
 
 const DIMENSION_COLUMN = { agent: 'agent_id', campaign: 'campaign_id', language: 'language' } as const;
 
-export function emptyTotals(): CallTotals {
+function emptyTotals(): CallTotals {
   return { total_calls: 0, connected_calls: 0, duration_sum: 0, positive: 0, neutral: 0, negative: 0, qa_sum: 0, qa_count: 0 };
 }
 
@@ -172,9 +172,4 @@ function maxIso(a: string, b: string): string {
 
 function minIso(a: string, b: string): string {
   return a < b ? a : b;
-}
-
-/** The local date of an instant, for ranges given as datetimes. */
-export function localDayOfInstant(instant: string, timezone: string): string {
-  return localDateOf(new Date(instant), timezone);
 }

@@ -2,6 +2,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { client, createWorkspace, startServer, type ApiClient, type TestServer } from '../support/server.ts';
 import { loanRenewalScript } from '../support/scripts.ts';
+import { waitFor } from '../support/wait-for.ts';
 
 /**
  * Human agents, scored calls and call/QA analytics end to end over the real server: the sandbox carrier's callee
@@ -16,18 +17,7 @@ let other: ApiClient;
 let scriptId: string;
 
 const START = '2026-03-29T23:30:00.000Z';
-const WAIT_MS = 60_000;
 
-async function waitFor<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
-  const started = Date.now();
-  let value = await read();
-  while (!done(value)) {
-    if (Date.now() - started > WAIT_MS) throw new Error(`timed out waiting for ${what}; last seen: ${JSON.stringify(value).slice(0, 1500)}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    value = await read();
-  }
-  return value;
-}
 
 /** Places a single call and waits until it has ended (the sandbox call's end is due a moment later on the clock). */
 async function completedCall(phone: string, extra: Record<string, unknown> = {}): Promise<any> {

@@ -2,6 +2,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { cli, client, createWorkspace, startServer, type ApiClient, type TestServer, type Workspace } from '../support/server.ts';
 import { loanRenewalScript } from '../support/scripts.ts';
+import { waitFor } from '../support/wait-for.ts';
 
 /**
  * Campaigns end to end over the real server: the real dialer, call runner, sandbox carrier, recordings and read
@@ -14,19 +15,8 @@ let owner: Workspace;
 let api: ApiClient;
 let scriptId: string;
 
-const WAIT_MS = 90_000;
 const DISPOSITIONS = ['interested', 'not_interested', 'callback', 'not_reachable', 'dnd', 'escalated'];
 
-async function waitFor<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = WAIT_MS): Promise<T> {
-  const started = Date.now();
-  let value = await read();
-  while (!done(value)) {
-    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}; last seen: ${JSON.stringify(value).slice(0, 2000)}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    value = await read();
-  }
-  return value;
-}
 
 function contact(phone: string, index: number): Record<string, unknown> {
   return { phone, name: `Customer ${index}`, amount: 50_000 + index, lender: 'Sahay Finance' };

@@ -27,6 +27,7 @@ import { sampleReplies, type SampleReplyLanguage } from '../infra/analysis/custo
 import { loadConfig } from '../infra/config.ts';
 import { hashApiKeySecret, newApiKeySecret } from '../infra/crypto/api-key-secret.ts';
 import { createLogger } from '../infra/logger.ts';
+import { doubledForIndex, ftsPhrase, searchWords } from '../projections/search-text.ts';
 
 const CALLS = Number(process.env.BENCH_CALLS ?? 1_000_000);
 const DAYS = 90;
@@ -59,11 +60,15 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))]!;
 }
 
-function segmentsFor(language: string, count: number) {
+/** One call in RARE_EVERY says the rare word, for the rare-term query. */
+const RARE_EVERY = 10_000;
+const RARE_WORD = 'zanzibar';
+
+function segmentsFor(language: string, count: number, rare: boolean) {
   const replies = Object.values(sampleReplies[language as SampleReplyLanguage]).flat();
   return Array.from({ length: count }, (_, index) => ({
     speaker: index % 2 === 0 ? 'agent' : 'customer',
-    text: index % 2 === 0 ? AGENT_LINES[language]! : pick(replies),
+    text: rare && index === 1 ? `I moved to ${RARE_WORD} last year.` : index % 2 === 0 ? AGENT_LINES[language]! : pick(replies),
     start_time: index * 5,
     end_time: index * 5 + 4,
     confidence: 0.9,
@@ -122,7 +127,7 @@ async function main(): Promise<void> {
     if (!connected) return;
     const jobId = `job_bench${index}`;
     const handleJob = (command: TranscriptionJobCommand) => runtime.commands.handle(transcriptionJobDecider, transcriptionJobStream(jobId), command, context());
-    const transcript = segmentsFor(lexicon, 6 + Math.floor(random() * 7));
+    const transcript = segmentsFor(lexicon, 6 + Math.floor(random() * 7), index % RARE_EVERY === 0);
     const submitted = await handleJob({
       type: 'SubmitTranscriptionJob',
       data: {
@@ -211,14 +216,36 @@ async function main(): Promise<void> {
     }
     times.sort((a, b) => a - b);
     console.log(`${label.padEnd(52)} p50 ${percentile(times, 50).toFixed(1).padStart(6)} ms  p99 ${percentile(times, 99).toFixed(1).padStart(6)} ms  (target ${target})`);
-    return JSON.parse(body) as Record<string, unknown>;
+    return { body: JSON.parse(body) as Record<string, unknown>, p50: percentile(times, 50) };
   };
-  const month = await measure('/analytics/calls 30 days, group_by=day', '/v1/analytics/calls?from=2026-02-01&to=2026-03-02&group_by=day', 'p50 <= 20, p99 <= 50');
+  const { body: month } = await measure('/analytics/calls 30 days, group_by=day', '/v1/analytics/calls?from=2026-02-01&to=2026-03-02&group_by=day', 'p50 <= 20, p99 <= 50');
   await measure('/analytics/calls 90 days, group_by=agent', '/v1/analytics/calls?from=2026-01-01&to=2026-03-31&group_by=agent', 'p50 <= 20, p99 <= 50');
   await measure('/analytics/calls 30 days by day, Asia/Kolkata (rollups)', '/v1/analytics/calls?from=2026-02-01&to=2026-03-02&group_by=day&timezone=Asia/Kolkata', 'p50 <= 20, p99 <= 50');
   await measure('/analytics/calls 30 days by day, Europe/London (per call)', '/v1/analytics/calls?from=2026-02-01&to=2026-03-02&group_by=day&timezone=Europe/London', 'none: fallback');
   await measure('/analytics/qa 30 days', '/v1/analytics/qa?from=2026-02-01&to=2026-03-02', 'p50 <= 20, p99 <= 50');
   console.log(`  30 days: ${month.total_calls} calls, ${month.connected_calls} connected`);
+
+  // Search: the first page of each kind of query, and a bare FTS5 MATCH count of its first word in the same run.
+  const bareMatch = runtime.readDb.prepare('SELECT count(*) AS n FROM search_segments_fts WHERE search_segments_fts MATCH ?');
+  const searches: Array<[string, string]> = [
+    ['rare term', RARE_WORD],
+    ['common term', 'loan'],
+    ['two characters', 'go'],
+    ['three-word phrase (5 s rule)', 'renewing your loan'],
+  ];
+  for (const [kind, query] of searches) {
+    const { body: result, p50 } = await measure(`/analytics/search ${kind}`, `/v1/analytics/search?query=${encodeURIComponent(query)}`, 'p50 <= 10, p99 <= 50');
+    const firstWord = searchWords(query)[0]!;
+    const times: number[] = [];
+    for (let run = 0; run < 50; run += 1) {
+      const started = performance.now();
+      bareMatch.get(ftsPhrase(doubledForIndex(firstWord)));
+      times.push(performance.now() - started);
+    }
+    times.sort((a, b) => a - b);
+    const bare = percentile(times, 50);
+    console.log(`  total_matches ${result.total_matches}; bare MATCH count of "${firstWord}" p50 ${bare.toFixed(2)} ms; ratio ${(p50 / bare).toFixed(1)}×`);
+  }
   server.close();
   await runtime.close();
   if (process.env.BENCH_KEEP === '1') console.log(`DATA_DIR kept: ${dataDir}`);

@@ -21,7 +21,7 @@ test('workspace B keeps its latency while workspace A abuses every shared resour
       `B with A: API p99 ${percentile(loaded.apiMs, 0.99).toFixed(0)} ms (${loaded.requests} requests), job p99 ${percentile(loaded.jobMs, 0.99).toFixed(0)} ms (${loaded.jobMs.length} jobs); ` +
       `A sent ${loaded.abuseRequests}; peak RSS ${(rig.peakRssBytes() / 1024 / 1024).toFixed(0)} MB`;
     console.log(`    ${report}`);
-    assert.ok(loaded.abuseRequests > 50, `A really ran its abuse: ${report}`);
+    assert.ok(loaded.abuseRequests > 20, `A really ran its abuse: ${report}`);
     assert.ok(loaded.requests > 20, `B kept being served: ${report}`);
     assert.ok(loaded.jobMs.length > 2, `B's jobs kept completing: ${report}`);
     assert.ok(percentile(loaded.apiMs, 0.99) < 1_000, `B's API p99 under 1 s: ${report}`);

@@ -246,7 +246,10 @@ function recordAttempt({ ended_at: endedAt, ...outcome }: RecordWebhookDeliveryA
     const retry = failures;
     // The delay counts from the attempt's end: a receiver that held the attempt to its 10 s deadline still gets the
     // whole pause before the next one.
-    const nextAttemptAt = new Date(retryDelayFrom + RETRY_DELAYS_MS[retry - 1]!).toISOString();
+    const nextAttempt = new Date(retryDelayFrom + RETRY_DELAYS_MS[retry - 1]!);
+    // At the far end of the calendar (year 275760) the delay leads past the last instant a Date can hold.
+    if (Number.isNaN(nextAttempt.getTime())) throw invalidTime(endedAt === undefined ? 'attempted_at' : 'ended_at', endedAt ?? outcome.attempted_at);
+    const nextAttemptAt = nextAttempt.toISOString();
     const timerId = retryTimerId(state.created!.delivery_id, retry);
     return [
       {

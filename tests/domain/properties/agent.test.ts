@@ -3,7 +3,7 @@ import { suite } from 'uvu';
 import { agentDecider, type AgentCommand, type AgentProfile, type AgentStatus } from '../../../domain/agent.ts';
 import { isSupportedLanguage } from '../../../domain/shared/language.ts';
 import { checkDeciderProperties } from './decider-properties.ts';
-import { id, language, name, phone, time } from './domain-values.ts';
+import { id, language, name, phone, time, nullable } from './domain-values.ts';
 
 const properties = suite('agent decider: properties');
 
@@ -11,8 +11,8 @@ const status = fc.oneof({ weight: 6, arbitrary: fc.constantFrom<AgentStatus>('av
 const profile = {
   name,
   languages: fc.array(language, { maxLength: 11 }),
-  phone: fc.option(phone),
-  sip_uri: fc.option(fc.constantFrom('sip:asha@pbx.example.com', 'sips:ravi@pbx.example.com', 'tel:+91', 'sip:no-at-sign')),
+  phone: nullable(phone),
+  sip_uri: nullable(fc.constantFrom('sip:asha@pbx.example.com', 'sips:ravi@pbx.example.com', 'tel:+91', 'sip:no-at-sign')),
   status,
 };
 const ids = { agent_id: id('agt_1', 'agt_2'), workspace_id: id('ws_1', 'ws_2'), at: time };

@@ -6,7 +6,7 @@ import { date, id, name } from './domain-values.ts';
 
 const properties = suite('api key decider: properties');
 
-const scope = fc.oneof({ weight: 6, arbitrary: fc.constantFrom(...API_KEY_SCOPES) }, { weight: 1, arbitrary: fc.constantFrom('Owner', '', 'admin') as fc.Arbitrary<ApiKeyScope> });
+const scope = fc.oneof({ weight: 6, arbitrary: fc.constantFrom(...API_KEY_SCOPES) }, { weight: 1, arbitrary: fc.constantFrom('Owner', '', 'admin') as fc.Arbitrary<string> as fc.Arbitrary<ApiKeyScope> });
 const create: fc.Arbitrary<ApiKeyCommand> = fc.record({
   type: fc.constant('CreateApiKey' as const),
   keyId: id('key_1', 'key_2'),

@@ -25,8 +25,8 @@ export interface DeciderSpecification<Command, Event extends DomainEvent<string,
   decider: Decider<Command, Event, State>;
   /** One command: the sequence generator strings several together. */
   command: fc.Arbitrary<Command>;
-  /** Commands that let a sequence get past the creation step (prepended to a share of the sequences). */
-  opening?: fc.Arbitrary<Command>;
+  /** A command (or a few) that let a sequence get past the creation step: prepended to most sequences. */
+  opening?: fc.Arbitrary<Command> | fc.Arbitrary<Command[]>;
   invariants?: Array<Invariant<Event, State>>;
   maxCommands?: number;
 }
@@ -40,15 +40,27 @@ export function checkDeciderProperties<Command, Event extends DomainEvent<string
   const { command, opening, maxCommands = 20 } = specification;
   const sequence = opening
     ? fc.oneof(
-        { weight: 1, arbitrary: fc.array(command, { maxLength: maxCommands }) },
-        { weight: 3, arbitrary: fc.tuple(opening, fc.array(command, { maxLength: maxCommands })).map(([first, rest]) => [first, ...rest]) },
+        { weight: 1, arbitrary: fc.array(command, { maxLength: maxCommands, size: 'max' }) },
+        {
+          weight: 3,
+          arbitrary: fc
+            .tuple(opening as fc.Arbitrary<Command | Command[]>, fc.array(command, { maxLength: maxCommands, size: 'max' }))
+            .map(([first, rest]) => [...(Array.isArray(first) ? first : [first]), ...rest]),
+        },
       )
-    : fc.array(command, { maxLength: maxCommands });
+    : fc.array(command, { maxLength: maxCommands, size: 'max' });
+  eventTypeCounts.clear();
   fc.assert(
     fc.property(sequence, (commands) => runSequence(specification, commands)),
     { numRuns: RUNS_PER_DECIDER, includeErrorInReport: true, ...(process.env.FC_SEED ? { seed: Number(process.env.FC_SEED) } : {}) },
   );
 }
+
+/** With DECIDER_STATS set: how many events of each type the accepted commands produced (is the generator reaching deep states?). */
+const eventTypeCounts = new Map<string, number>();
+process.on('exit', () => {
+  if (eventTypeCounts.size > 0) process.stdout.write(`${JSON.stringify(Object.fromEntries(eventTypeCounts))}\n`);
+});
 
 function runSequence<Command, Event extends DomainEvent<string, object>, State>(
   { decider, invariants = [] }: DeciderSpecification<Command, Event, State>,
@@ -56,6 +68,7 @@ function runSequence<Command, Event extends DomainEvent<string, object>, State>(
 ): void {
   let state = decider.initialState();
   const accepted: Event[] = [];
+  const stats = process.env.DECIDER_STATS ? eventTypeCounts : null;
   for (const command of commands) {
     const snapshot = canonical(state);
     let events: Event[];
@@ -73,6 +86,7 @@ function runSequence<Command, Event extends DomainEvent<string, object>, State>(
     assert.ok(Array.isArray(events), 'decide returns an array');
     const before = fold(decider, accepted);
     accepted.push(...events);
+    if (stats) for (const event of events) stats.set(event.type, (stats.get(event.type) ?? 0) + 1);
     state = fold(decider, events, state);
     for (const invariant of invariants) {
       const message = invariant.broken(state, before, events);

@@ -42,7 +42,7 @@ export const language = fc.oneof(
 
 export const disposition: fc.Arbitrary<Disposition> = fc.oneof(
   { weight: 8, arbitrary: fc.constantFrom(...DISPOSITIONS) },
-  { weight: 1, arbitrary: fc.constantFrom('maybe', '', 'INTERESTED') as fc.Arbitrary<Disposition> },
+  { weight: 1, arbitrary: fc.constantFrom('maybe', '', 'INTERESTED') as fc.Arbitrary<string> as fc.Arbitrary<Disposition> },
 );
 
 /** Names: ordinary, blank, too long, odd unicode. */
@@ -69,3 +69,8 @@ export const variables = fc.dictionary(
   fc.oneof(fc.string({ maxLength: 8 }), fc.integer(), fc.constant(null)),
   { maxKeys: 4 },
 );
+
+/** A value or null (fc.option, typed: its nil type is not inferred inside records). */
+export function nullable<T>(arbitrary: fc.Arbitrary<T>): fc.Arbitrary<T | null> {
+  return fc.option(arbitrary, { nil: null });
+}

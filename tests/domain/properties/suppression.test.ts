@@ -3,14 +3,14 @@ import { suite } from 'uvu';
 import { suppressionDecider, type SuppressionCommand } from '../../../domain/suppression.ts';
 import { isE164 } from '../../../domain/shared/phone.ts';
 import { checkDeciderProperties } from './decider-properties.ts';
-import { phone, time } from './domain-values.ts';
+import { phone, time, nullable } from './domain-values.ts';
 
 const properties = suite('suppression decider: properties');
 
 const suppress: fc.Arbitrary<SuppressionCommand> = fc.record({
   type: fc.constant('SuppressNumber' as const),
   data: fc.record(
-    { phone, source: fc.constantFrom('call_outcome' as const, 'api' as const), call_id: fc.option(fc.constant('cal_1')), reason: fc.option(fc.string({ maxLength: 10 })), at: time },
+    { phone, source: fc.constantFrom('call_outcome' as const, 'api' as const), call_id: nullable(fc.constant('cal_1')), reason: nullable(fc.string({ maxLength: 10 })), at: time },
     { requiredKeys: ['phone', 'source', 'at'] },
   ),
 });

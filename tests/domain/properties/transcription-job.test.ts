@@ -2,7 +2,7 @@ import * as fc from 'fast-check';
 import { suite } from 'uvu';
 import { transcriptionJobDecider, TRANSCRIPTION_FEATURES, type TranscriptionJobCommand } from '../../../domain/transcription-job.ts';
 import { checkDeciderProperties } from './decider-properties.ts';
-import { count, id, language, time } from './domain-values.ts';
+import { count, id, language, time, nullable } from './domain-values.ts';
 
 const properties = suite('transcription job decider: properties');
 
@@ -12,23 +12,29 @@ const submit: fc.Arbitrary<TranscriptionJobCommand> = fc.record({
   data: fc.record({
     job_id: id('job_1', 'job_2'),
     workspace_id: fc.constant('ws_1'),
-    audio_url: fc.option(fc.constantFrom('https://example.com/a.wav', '')),
-    transcript: fc.option(fc.array(segment, { maxLength: 2 })),
+    audio_url: nullable(fc.constantFrom('https://example.com/a.wav', '')),
+    transcript: nullable(fc.array(segment, { maxLength: 2 })),
     language,
     speakers: count,
     features: fc.array(fc.oneof(fc.constantFrom(...TRANSCRIPTION_FEATURES), fc.constant('translation')), { maxLength: 4 }),
-    qa_scorecard_id: fc.option(fc.constant('qsc_1')),
-    qa_scorecard: fc.option(fc.constant({ scorecard_id: 'qsc_1', version: 1, definition: {} })),
-    metadata: fc.option(fc.dictionary(fc.constantFrom('order', 'x'), fc.string({ maxLength: 5 }))),
-    call_id: fc.option(fc.constant('cal_1')),
-    disposition: fc.option(fc.constant('interested')),
+    qa_scorecard_id: nullable(fc.constant('qsc_1')),
+    qa_scorecard: nullable(fc.constant({ scorecard_id: 'qsc_1', version: 1, definition: {} })),
+    metadata: nullable(fc.dictionary(fc.constantFrom('order', 'x'), fc.string({ maxLength: 5 }))),
+    call_id: nullable(fc.constant('cal_1')),
+    disposition: nullable(fc.constant('interested')),
     submitted_at: time,
   }),
 });
-const attemptNumber = fc.integer({ min: -1, max: 4 });
+/** A submission that passes the rules: most sequences start with one. */
+const validSubmit: fc.Arbitrary<TranscriptionJobCommand> = submit.map((command) =>
+  command.type === 'SubmitTranscriptionJob'
+    ? { ...command, data: { ...command.data, job_id: 'job_1', audio_url: 'https://example.com/a.wav', transcript: null, language: 'en-IN', speakers: 2, features: ['summary'] } }
+    : command,
+);
+const attemptNumber = fc.oneof({ weight: 4, arbitrary: fc.integer({ min: 1, max: 3 }) }, { weight: 1, arbitrary: fc.integer({ min: -1, max: 4 }) });
 const result = fc.record({
   transcript: fc.array(segment, { maxLength: 2 }),
-  summary: fc.option(fc.string({ maxLength: 10 })),
+  summary: nullable(fc.string({ maxLength: 10 })),
   sentiment: fc.constant(null),
   intent: fc.constant(null),
   qa_score: fc.constant(null),
@@ -40,7 +46,7 @@ const command: fc.Arbitrary<TranscriptionJobCommand> = fc.oneof(
   fc.record({ type: fc.constant('CompleteTranscriptionJob' as const), data: fc.record({ attempt: attemptNumber, result, completed_at: time }) }),
   fc.record({
     type: fc.constant('FailTranscriptionJob' as const),
-    data: fc.record({ attempt: fc.option(attemptNumber), error: fc.constant({ code: 'audio_unreachable', message: 'gone' }), failed_at: time }),
+    data: fc.record({ attempt: nullable(attemptNumber), error: fc.constant({ code: 'audio_unreachable', message: 'gone' }), failed_at: time }),
   }),
 );
 
@@ -50,7 +56,7 @@ properties('random command sequences: only domain refusals, final states stay fi
   checkDeciderProperties({
     decider: transcriptionJobDecider,
     command,
-    opening: submit,
+    opening: fc.oneof({ weight: 3, arbitrary: validSubmit }, { weight: 1, arbitrary: submit }),
     invariants: [
       { name: 'completed and failed are final', broken: (after, before) => (isFinal(before.status) && after.status !== before.status ? `${before.status} → ${after.status}` : null) },
       { name: 'attempts count up by at most one per command', broken: (after, before) => (after.attempts < before.attempts || after.attempts > before.attempts + 1 ? `${before.attempts} → ${after.attempts}` : null) },

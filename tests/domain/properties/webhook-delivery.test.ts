@@ -2,7 +2,7 @@ import * as fc from 'fast-check';
 import { suite } from 'uvu';
 import { MAX_AUTOMATIC_ATTEMPTS, webhookDeliveryDecider, type WebhookDeliveryCommand } from '../../../domain/webhook-delivery.ts';
 import { checkDeciderProperties } from './decider-properties.ts';
-import { id, plausibleTime, time } from './domain-values.ts';
+import { id, plausibleTime, time, nullable } from './domain-values.ts';
 
 const properties = suite('webhook delivery decider: properties');
 
@@ -24,10 +24,10 @@ const attempt: fc.Arbitrary<WebhookDeliveryCommand> = fc.record({
   type: fc.constant('RecordWebhookDeliveryAttempt' as const),
   data: fc.record(
     {
-      attempt: fc.integer({ min: 0, max: MAX_AUTOMATIC_ATTEMPTS + 2 }),
+      attempt: fc.oneof({ weight: 4, arbitrary: fc.integer({ min: 1, max: 3 }) }, { weight: 1, arbitrary: fc.integer({ min: 0, max: MAX_AUTOMATIC_ATTEMPTS + 2 }) }),
       attempted_at: time,
-      http_status: fc.option(fc.constantFrom(200, 204, 299, 300, 404, 500, 503)),
-      error: fc.option(fc.constantFrom('timeout', 'connection refused')),
+      http_status: nullable(fc.constantFrom(200, 204, 299, 300, 404, 500, 503)),
+      error: nullable(fc.constantFrom('timeout', 'connection refused')),
       duration_ms: fc.nat(10_000),
       ended_at: time,
     },

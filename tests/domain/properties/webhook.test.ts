@@ -2,7 +2,7 @@ import * as fc from 'fast-check';
 import { suite } from 'uvu';
 import { MAX_WEBHOOKS_PER_WORKSPACE, webhookDecider, type WebhookCommand } from '../../../domain/webhook.ts';
 import { checkDeciderProperties } from './decider-properties.ts';
-import { id, time } from './domain-values.ts';
+import { id, time, nullable } from './domain-values.ts';
 
 const properties = suite('webhook decider: properties');
 
@@ -13,7 +13,7 @@ const register: fc.Arbitrary<WebhookCommand> = fc.record({
     ...ids,
     url: fc.constantFrom('https://example.com/hook', ''),
     events: fc.array(fc.constantFrom('*', 'call.completed', 'no.such.event'), { maxLength: 3 }),
-    secret: fc.option(fc.constantFrom('sealed:abc', '')),
+    secret: nullable(fc.constantFrom('sealed:abc', '')),
     secret_sealed: fc.constant(true as const),
     created_at: time,
     registered_webhooks: fc.integer({ min: 0, max: MAX_WEBHOOKS_PER_WORKSPACE + 2 }),

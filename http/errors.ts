@@ -26,6 +26,7 @@ export const ERROR_STATUS = {
   idempotency_key_reused: 409,
   idempotency_in_progress: 409,
   payload_too_large: 413,
+  headers_too_large: 431,
   rate_limit_exceeded: 429,
   internal_error: 500,
   service_unavailable: 503,

@@ -1,5 +1,5 @@
 import { alreadyDone, DomainError, invalidState, notFound } from '../shared/errors.ts';
-import type { Disposition } from '../shared/disposition.ts';
+import { DISPOSITIONS, isDisposition, type Disposition } from '../shared/disposition.ts';
 import { isE164 } from '../shared/phone.ts';
 import { attemptCallId } from './attempt-call-id.ts';
 import { phoneDigits, statusAt } from './contact-table.ts';
@@ -156,6 +156,8 @@ function recordOutcome(command: RecordContactAttemptOutcome, state: CampaignStat
   if (Number.isNaN(Date.parse(ended_at))) throw invalidParameter('ended_at', ended_at, 'an ISO 8601 date-time');
   const disposition = command.data.disposition ?? null;
   if (outcome === 'connected' && disposition === null) throw invalidParameter('disposition', disposition, 'a disposition for a connected call');
+  // An unknown value would be counted under its own key in the disposition summary, and lost in the contact table.
+  if (outcome === 'connected' && !isDisposition(disposition)) throw invalidParameter('disposition', disposition, `one of ${DISPOSITIONS.join(', ')}`);
   const callDisposition: Disposition = outcome === 'connected' ? disposition! : outcome === 'suppressed' ? 'dnd' : 'not_reachable';
   const events: CampaignEvent[] = [
     { type: 'ContactAttemptEnded', data: { contact_index, attempt, call_id, outcome, disposition: callDisposition, ended_at } },

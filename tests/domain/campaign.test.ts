@@ -214,4 +214,10 @@ test('an attempt outcome whose end time is not an instant is refused, not schedu
   }
 });
 
+test('a connected outcome with an unknown disposition is refused, not counted under its own key', () => {
+  given(campaignDecider, [...started(), attemptStarted(0, 1)])
+    .when({ type: 'RecordContactAttemptOutcome', data: { contact_index: 0, call_id: callId(0, 1), outcome: 'connected', disposition: 'maybe' as never, ended_at: at(3) } })
+    .thenThrows('invalid_parameter', { field: 'disposition', provided: 'maybe' });
+});
+
 test.run();

@@ -7,6 +7,7 @@ import { serve } from '@hono/node-server';
 import type { Server } from 'node:http';
 import { allProcessManagers, createRuntime } from './composition.ts';
 import { createHttpApp } from './http/app.ts';
+import { answerMalformedRequest } from './http/malformed-request.ts';
 import { loadConfig } from './infra/config.ts';
 import { lockDataDir } from './infra/storage/data-dir-lock.ts';
 import { createLogger } from './infra/logger.ts';
@@ -29,6 +30,7 @@ async function main(): Promise<void> {
       'listening',
     );
   }) as Server;
+  server.on('clientError', answerMalformedRequest);
 
   let stopping = false;
   const shutdown = async (signal: string) => {

@@ -403,6 +403,9 @@ export function decideCall(command: CallCommand, state: CallState): CallEvent[] 
       requireInProgress(state);
       if (state.held !== null) throw alreadyDone('The call\'s ending is already held.', { due_at: state.held.due_at });
       if (state.dialing_started_at === null) throw invalidState('Only a call being dialed has an ending to hold.', {});
+      // An ending that would be refused when it falls due is refused now, while the carrier's report is at hand
+      // (and a value JSON cannot keep, such as a NaN duration, never reaches the event store).
+      decideCall(command.data.command, state);
       return [{ type: 'CallResultHeld', data: command.data }];
     case 'StoreCallRecording':
       if (state.status !== 'completed' || state.answered_at === null) throw invalidState('Only a completed, answered call has a recording.', { status: state.status });

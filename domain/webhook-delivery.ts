@@ -222,8 +222,13 @@ function recordAttempt({ ended_at: endedAt, ...outcome }: RecordWebhookDeliveryA
       expected: state.attempts + 1,
     });
   }
+  // The times decide when the next retry is due: one that is not an instant would schedule it at "Invalid Date".
+  const attemptedAt = Date.parse(outcome.attempted_at);
+  if (Number.isNaN(attemptedAt)) throw invalidTime('attempted_at', outcome.attempted_at);
+  const retryDelayFrom = endedAt === undefined ? attemptedAt : Date.parse(endedAt);
+  if (Number.isNaN(retryDelayFrom)) throw invalidTime('ended_at', endedAt);
   if (state.status === 'retrying') {
-    if (Date.parse(outcome.attempted_at) < Date.parse(state.nextAttemptAt!)) {
+    if (attemptedAt < Date.parse(state.nextAttemptAt!)) {
       throw invalidState(`The next retry is not due before ${state.nextAttemptAt}.`, { status: state.status, next_attempt_at: state.nextAttemptAt });
     }
   } else if (state.status !== 'pending') {
@@ -241,7 +246,10 @@ function recordAttempt({ ended_at: endedAt, ...outcome }: RecordWebhookDeliveryA
     const retry = failures;
     // The delay counts from the attempt's end: a receiver that held the attempt to its 10 s deadline still gets the
     // whole pause before the next one.
-    const nextAttemptAt = new Date(Date.parse(endedAt ?? outcome.attempted_at) + RETRY_DELAYS_MS[retry - 1]!).toISOString();
+    const nextAttempt = new Date(retryDelayFrom + RETRY_DELAYS_MS[retry - 1]!);
+    // At the far end of the calendar (year 275760) the delay leads past the last instant a Date can hold.
+    if (Number.isNaN(nextAttempt.getTime())) throw invalidTime(endedAt === undefined ? 'attempted_at' : 'ended_at', endedAt ?? outcome.attempted_at);
+    const nextAttemptAt = nextAttempt.toISOString();
     const timerId = retryTimerId(state.created!.delivery_id, retry);
     return [
       {
@@ -254,6 +262,10 @@ function recordAttempt({ ended_at: endedAt, ...outcome }: RecordWebhookDeliveryA
     { type: 'WebhookDeliveryAttemptFailed', data: { ...outcome, kind, status: 'failed', next_attempt_at: null, retry_timer_id: null, retry: null } },
     { type: 'WebhookDeliveryAbandoned', data: { abandoned_at: outcome.attempted_at, attempts: outcome.attempt } },
   ];
+}
+
+function invalidTime(field: string, provided: unknown): DomainError {
+  return new DomainError('invalid_parameter', `${field} is not an ISO 8601 instant.`, { field, provided, expected: 'an ISO 8601 date-time' });
 }
 
 export const webhookDeliveryDecider: Decider<WebhookDeliveryCommand, WebhookDeliveryEvent, WebhookDeliveryState> = {

@@ -27,6 +27,7 @@ export const ERROR_STATUS = {
   idempotency_in_progress: 409,
   payload_too_large: 413,
   range_not_satisfiable: 416,
+  headers_too_large: 431,
   rate_limit_exceeded: 429,
   internal_error: 500,
   service_unavailable: 503,

@@ -1,5 +1,5 @@
 import { alreadyDone, DomainError, invalidState, notFound } from '../shared/errors.ts';
-import type { Disposition } from '../shared/disposition.ts';
+import { DISPOSITIONS, isDisposition, type Disposition } from '../shared/disposition.ts';
 import { isE164 } from '../shared/phone.ts';
 import { attemptCallId } from './attempt-call-id.ts';
 import { phoneDigits, statusAt } from './contact-table.ts';
@@ -153,8 +153,12 @@ function recordOutcome(command: RecordContactAttemptOutcome, state: CampaignStat
   if (contact.status !== 'dialing' || attempt !== contact.attempts) {
     throw alreadyDone(`The outcome of attempt ${attempt} of contact ${contact_index} was already recorded.`, { contact_index, call_id });
   }
+  // The end time becomes the retry's due time (and the read models' ended_at): it must be an instant.
+  if (Number.isNaN(Date.parse(ended_at))) throw invalidParameter('ended_at', ended_at, 'an ISO 8601 date-time');
   const disposition = command.data.disposition ?? null;
   if (outcome === 'connected' && disposition === null) throw invalidParameter('disposition', disposition, 'a disposition for a connected call');
+  // An unknown value would be counted under its own key in the disposition summary, and lost in the contact table.
+  if (outcome === 'connected' && !isDisposition(disposition)) throw invalidParameter('disposition', disposition, `one of ${DISPOSITIONS.join(', ')}`);
   const callDisposition: Disposition = outcome === 'connected' ? disposition! : outcome === 'suppressed' ? 'dnd' : 'not_reachable';
   const events: CampaignEvent[] = [
     { type: 'ContactAttemptEnded', data: { contact_index, attempt, call_id, outcome, disposition: callDisposition, ended_at } },
@@ -169,7 +173,10 @@ function recordOutcome(command: RecordContactAttemptOutcome, state: CampaignStat
   // A call still in flight when the campaign was stopped or reached its end time finishes, but is not retried.
   else if (!isOpen(state.status!)) finalize('campaign_ended');
   else {
-    const dueAt = new Date(Date.parse(ended_at) + state.retry_interval_minutes * 60_000).toISOString();
+    const due = new Date(Date.parse(ended_at) + state.retry_interval_minutes * 60_000);
+    // At the far end of the calendar the interval leads past the last instant a Date can hold.
+    if (Number.isNaN(due.getTime())) throw invalidParameter('ended_at', ended_at, 'an ISO 8601 date-time a retry interval before the year 275760');
+    const dueAt = due.toISOString();
     events.push({ type: 'ContactRetryScheduled', data: { contact_index, attempt: attempt + 1, due_at: dueAt } });
   }
   const newlyFinal = events.length === 2 && events[1]!.type === 'ContactFinalized' ? 1 : 0;

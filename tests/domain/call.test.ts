@@ -222,4 +222,15 @@ test('RecordCallDialingStarted with the number suppressed since placement: the c
     ]);
 });
 
+test('HoldCallResult: an ending that would be refused when due is refused when held (a NaN duration never reaches the store)', () => {
+  const dialing: CallEvent[] = [...placed, { type: 'CallDialingStarted', data: { dialing_started_at: '2026-03-02T04:00:00.000Z' } }];
+  const ending = { answered_at: null, turns: [], escalation: null, disposition: 'not_reachable' as const, duration_seconds: Number.NaN, ended_at: '2026-03-02T04:00:30.000Z' };
+  given(callDecider, dialing)
+    .when({ type: 'HoldCallResult', data: { command: { type: 'RecordCallResult', data: ending }, due_at: '2026-03-02T04:00:30.000Z' } })
+    .thenThrows('invalid_parameter', { field: 'disposition' });
+  given(callDecider, dialing)
+    .when({ type: 'HoldCallResult', data: { command: { type: 'RecordCallResult', data: { ...ending, duration_seconds: 0 } }, due_at: '2026-03-02T04:00:30.000Z' } })
+    .then([{ type: 'CallResultHeld', data: { command: { type: 'RecordCallResult', data: { ...ending, duration_seconds: 0 } }, due_at: '2026-03-02T04:00:30.000Z' } }]);
+});
+
 test.run();

@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { campaignDecider, contactView, contactViews, type CampaignEvent } from '../../domain/campaign.ts';
 import { fold } from '../../domain/shared/decider.ts';
 import { given } from './given-when-then.ts';
-import { at, callId, contacts, createCommand, created, started, T0 } from './campaign-fixtures.ts';
+import { at, attemptStarted, callId, contacts, createCommand, created, started, T0 } from './campaign-fixtures.ts';
 
 // Campaign lifecycle: every transition of the spec's table, our decisions where it is silent, and the refusals.
 
@@ -205,6 +205,20 @@ test('a script variable named like an Object.prototype member is not satisfied b
 test('the script version found at creation is pinned on the campaign', () => {
   const [event] = campaignDecider.decide({ ...createCommand(), facts: { script: { version: 7, variables: [] } } }, campaignDecider.initialState());
   assert.is(event!.type === 'CampaignCreated' && event.data.script_version, 7);
+});
+
+test('an attempt outcome whose end time is not an instant is refused, not scheduled at "Invalid Date"', () => {
+  for (const ended_at of ['', 'not a date', '+275760-09-13T00:00:00.000Z']) {
+    given(campaignDecider, [...started(), attemptStarted(0, 1)])
+      .when({ type: 'RecordContactAttemptOutcome', data: { contact_index: 0, call_id: callId(0, 1), outcome: 'busy', ended_at } })
+      .thenThrows('invalid_parameter', { field: 'ended_at', provided: ended_at });
+  }
+});
+
+test('a connected outcome with an unknown disposition is refused, not counted under its own key', () => {
+  given(campaignDecider, [...started(), attemptStarted(0, 1)])
+    .when({ type: 'RecordContactAttemptOutcome', data: { contact_index: 0, call_id: callId(0, 1), outcome: 'connected', disposition: 'maybe' as never, ended_at: at(3) } })
+    .thenThrows('invalid_parameter', { field: 'disposition', provided: 'maybe' });
 });
 
 test.run();

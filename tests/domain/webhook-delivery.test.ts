@@ -194,4 +194,14 @@ deliveries('a delivery that does not exist cannot be attempted, replayed or canc
   given(webhookDeliveryDecider).when({ type: 'ReplayWebhookDelivery', data: { requested_at: iso(t0) } }).thenThrows('resource_not_found');
 });
 
+deliveries('an attempt whose times are not instants is refused, not scheduled at "Invalid Date"', () => {
+  const failedAttempt = attempt(1, t0, 500) as RecordWebhookDeliveryAttempt;
+  given(webhookDeliveryDecider, [created])
+    .when({ ...failedAttempt, data: { ...failedAttempt.data, ended_at: '' } })
+    .thenThrows('invalid_parameter', { field: 'ended_at', provided: '' });
+  given(webhookDeliveryDecider, [created])
+    .when({ ...failedAttempt, data: { ...failedAttempt.data, attempted_at: 'not a date' } })
+    .thenThrows('invalid_parameter', { field: 'attempted_at' });
+});
+
 deliveries.run();

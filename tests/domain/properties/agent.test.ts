@@ -3,7 +3,7 @@ import { suite } from 'uvu';
 import { agentDecider, type AgentCommand, type AgentProfile, type AgentStatus } from '../../../domain/agent.ts';
 import { isSupportedLanguage } from '../../../domain/shared/language.ts';
 import { checkDeciderProperties } from './decider-properties.ts';
-import { id, language, name, phone, time, nullable } from './domain-values.ts';
+import { id, language, name, phone, nullable } from './domain-values.ts';
 
 const properties = suite('agent decider: properties');
 
@@ -15,13 +15,16 @@ const profile = {
   sip_uri: nullable(fc.constantFrom('sip:asha@pbx.example.com', 'sips:ravi@pbx.example.com', 'tel:+91', 'sip:no-at-sign')),
   status,
 };
-const ids = { agent_id: id('agt_1', 'agt_2'), workspace_id: id('ws_1', 'ws_2'), at: time };
-const register: fc.Arbitrary<AgentCommand> = fc.record({ type: fc.constant('RegisterAgent' as const), data: fc.record({ ...ids, ...profile }) });
+// `now` comes from the clock, whose contract is a valid date; everything else is fuzzed.
+const now = fc.date({ min: new Date('2026-01-01T00:00:00Z'), max: new Date('2027-01-01T00:00:00Z'), noInvalidDate: true });
+const ids = { agentId: id('agt_1', 'agt_2'), workspaceId: id('ws_1', 'ws_2'), now };
+const register: fc.Arbitrary<AgentCommand> = fc.record({ type: fc.constant('RegisterAgent' as const), ...ids, profile: fc.record(profile) });
 const update: fc.Arbitrary<AgentCommand> = fc.record({
   type: fc.constant('UpdateAgent' as const),
-  data: fc.record({ ...ids, changes: fc.record(profile, { requiredKeys: [] }) as fc.Arbitrary<Partial<AgentProfile>> }),
+  ...ids,
+  changes: fc.record(profile, { requiredKeys: [] }) as fc.Arbitrary<Partial<AgentProfile>>,
 });
-const remove: fc.Arbitrary<AgentCommand> = fc.record({ type: fc.constant('RemoveAgent' as const), data: fc.record(ids) });
+const remove: fc.Arbitrary<AgentCommand> = fc.record({ type: fc.constant('RemoveAgent' as const), ...ids });
 
 properties('random command sequences: only domain refusals, an agent stays reachable and speaks supported languages', () => {
   checkDeciderProperties({

@@ -63,7 +63,7 @@ const turn: fc.Arbitrary<CallTurn> = fc.record({
   end_seconds: fc.integer({ min: -1, max: 30 }),
 });
 const escalation: fc.Arbitrary<CallEscalation> = fc.record(
-  { reason: fc.constant('customer_requested_agent' as const), escalated_at: time, summary: fc.string({ maxLength: 10 }), agent_id: nullable(fc.constant('agt_1')), unassigned_reason: nullable(fc.constant('no_agent_available')) },
+  { reason: fc.constant('customer_requested_agent' as const), escalated_at: time, summary: fc.string({ maxLength: 10 }), agent_id: nullable(fc.constant('agt_1')), unassigned_reason: nullable(fc.constant('no_available_agent' as const)) },
   { requiredKeys: ['reason', 'escalated_at', 'summary'] },
 );
 const duration = fc.oneof(count, fc.constantFrom(0, 42, -5));

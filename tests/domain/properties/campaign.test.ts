@@ -11,7 +11,10 @@ const CAMPAIGN = 'cmp_1';
 const contact: fc.Arbitrary<ContactInput> = fc.tuple(fc.record({ phone, name }), variables).map(([known, custom]) => ({ ...custom, ...known }));
 const create: fc.Arbitrary<CampaignCommand> = fc.record({
   type: fc.constant('CreateCampaign' as const),
-  facts: fc.record({ script: fc.oneof({ weight: 8, arbitrary: fc.record({ version: fc.constant(1), variables: fc.array(fc.constantFrom('name', 'amount'), { maxLength: 1 }) }) }, { weight: 1, arbitrary: fc.constant(null) }) }),
+  facts: fc.record({
+    script: fc.oneof({ weight: 8, arbitrary: fc.record({ version: fc.constant(1), variables: fc.array(fc.constantFrom('name', 'amount'), { maxLength: 1 }) }) }, { weight: 1, arbitrary: fc.constant(null) }),
+    scorecard_found: fc.boolean(),
+  }),
   data: fc.record(
     {
       campaign_id: fc.constant(CAMPAIGN),
@@ -25,6 +28,7 @@ const create: fc.Arbitrary<CampaignCommand> = fc.record({
       max_attempts: fc.oneof(fc.integer({ min: 1, max: 5 }), count),
       retry_interval_minutes: fc.oneof(fc.constantFrom(1, 60, 240), count),
       recording_enabled: fc.boolean(),
+      qa_scorecard_id: nullable(fc.constantFrom('qsc_1', '')),
       created_at: plausibleTime,
     },
     { requiredKeys: ['campaign_id', 'workspace_id', 'name', 'script_id', 'language', 'contacts', 'created_at'] },

@@ -13,6 +13,7 @@ const command: fc.Arbitrary<WorkspaceCommand> = fc.oneof(
   fc.record({ type: fc.constant('RenameWorkspace' as const), name }),
   fc.record({ type: fc.constant('SetRateLimit' as const), perMinute: limit }),
   fc.record({ type: fc.constant('SetDialingConcurrency' as const), limit }),
+  fc.record({ type: fc.constant('SetDefaultQaScorecard' as const), scorecardId: fc.constantFrom('qsc_1', 'qsc_2', null), scorecardFound: fc.boolean() }),
 );
 
 const inRange = (value: number, max: number) => Number.isInteger(value) && value >= 1 && value <= max;

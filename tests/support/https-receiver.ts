@@ -105,8 +105,11 @@ export async function startReceiver(certificate: Certificate, secret: string | n
       const send = () => {
         if (!response.destroyed) response.writeHead(status, { 'content-type': 'text/plain' }).end('ok');
       };
-      if (delayMs > 0) setTimeout(send, delayMs);
-      else send();
+      if (delayMs > 0) {
+        // A delayed answer ends with its connection: a receiver that never answers must not keep the process alive.
+        const timer = setTimeout(send, delayMs);
+        response.on('close', () => clearTimeout(timer));
+      } else send();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));

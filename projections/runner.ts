@@ -6,6 +6,8 @@ import type { Logger } from '../infra/logger.ts';
 import type { Projection } from './projection.ts';
 
 const BATCH_SIZE = 1_000;
+/** How long one transaction of the runner may apply events before it lets the event loop serve others. */
+const SLICE_MS = 20;
 const IDLE_WAIT_MS = 1_000;
 
 interface Checkpoint {
@@ -108,6 +110,8 @@ export class ProjectionRunner {
         try {
           const applied = await this.runOnce();
           if (applied === 0) await this.store.waitForEvents(this.appliedPosition, IDLE_WAIT_MS, signal);
+          // A read resolves at once (SQLite is synchronous): yield, or a backlog would starve every request.
+          else await new Promise((resolve) => setImmediate(resolve));
         } catch (error) {
           this.logger?.error({ err: error }, 'projection batch failed; retrying');
           await new Promise((resolve) => setTimeout(resolve, 500));
@@ -233,22 +237,32 @@ export class ProjectionRunner {
     });
   }
 
+  /**
+   * Applies events of the batch in order, every projection that is in step with it, until the batch ends or the
+   * slice's time is up (the rest is the next batch's): one transaction per slice, so a batch of large events (a long
+   * transcript indexed for search, thousands of contacts) never holds the event loop for long. The loop yields
+   * between slices (start).
+   */
   private applyBatch(from: number, events: RecordedEvent[]): void {
     const last = events[events.length - 1]!.position;
     const { readCheckpoint, writeCheckpoint } = this;
+    const started = performance.now();
     this.db
       .transaction(() => {
-        for (const entry of this.prepared) {
-          const checkpoint = readCheckpoint.get(entry.projection.name)?.position ?? 0;
-          // Already past this batch (another process applied it), or behind its start (rebuilt meanwhile: the
-          // next round starts lower and catches it up).
-          if (checkpoint >= last || checkpoint < from) continue;
-          for (const event of events) {
-            if (event.position <= checkpoint || !entry.handles.has(event.type)) continue;
-            entry.apply(event);
+        // Already past this batch (another process applied it), or behind its start (rebuilt meanwhile: the next
+        // round starts lower and catches it up): not in step.
+        const inStep = this.prepared
+          .map((entry) => ({ entry, checkpoint: readCheckpoint.get(entry.projection.name)?.position ?? 0 }))
+          .filter(({ checkpoint }) => checkpoint < last && checkpoint >= from);
+        let applied = from;
+        for (const event of events) {
+          for (const { entry, checkpoint } of inStep) {
+            if (event.position > checkpoint && entry.handles.has(event.type)) entry.apply(event);
           }
-          writeCheckpoint.run(last, entry.projection.name);
+          applied = event.position;
+          if (performance.now() - started > SLICE_MS) break;
         }
+        for (const { entry, checkpoint } of inStep) if (applied > checkpoint) writeCheckpoint.run(applied, entry.projection.name);
       })
       .immediate();
   }

@@ -29,6 +29,9 @@ export async function followAllBatches(
     }
     await onBatch(events);
     position = events[events.length - 1]!.position;
+    // Reads of an embedded store resolve at once: yield between batches, or a follower skipping a backlog of events
+    // it does not handle would hold the event loop until it caught up.
+    await new Promise((resolve) => setImmediate(resolve));
   }
 }
 

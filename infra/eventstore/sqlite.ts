@@ -311,14 +311,26 @@ function isUniqueRevisionViolation(error: unknown): boolean {
   );
 }
 
+/**
+ * `data` is parsed on first read: a process manager follows every event of the store but handles a few types, so a
+ * large event (a 4-hour transcript, 1,000 campaign contacts) is parsed only by the readers that use it, not by each
+ * of them on the event loop.
+ */
 function toRecordedEvent(row: EventRow): RecordedEvent {
-  return {
+  let parsed: Record<string, unknown> | undefined;
+  const event = {
     id: row.id,
     stream: row.stream,
     revision: row.revision,
     position: row.position,
     type: row.type,
-    data: JSON.parse(row.data) as Record<string, unknown>,
     metadata: JSON.parse(row.metadata) as RecordedEvent['metadata'],
-  };
+  } as RecordedEvent;
+  Object.defineProperty(event, 'data', {
+    enumerable: true,
+    configurable: true,
+    get: () => (parsed ??= JSON.parse(row.data) as Record<string, unknown>),
+    set: (value: Record<string, unknown>) => (parsed = value),
+  });
+  return event;
 }

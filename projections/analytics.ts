@@ -47,7 +47,8 @@ const FACT_COLUMNS = 'call_id, workspace_id, campaign_id, agent_id, language, st
 
 export const analyticsProjection = defineProjection<AnalyticsEvent>({
   name: 'analytics',
-  version: 1,
+  // v2: a `level` column leads each rollup's key after the zone, so a query reads only its level's rows.
+  version: 2,
   tables: ['analytics_jobs', 'analytics_calls', 'analytics_call_days', 'analytics_intent_days', 'analytics_qa', 'analytics_qa_parameters', 'analytics_qa_days', 'analytics_qa_parameter_days'],
   eventTypes: ['CallPlaced', 'CallEscalated', 'CallEnded', 'CallFailed', 'TranscriptionJobSubmitted', 'TranscriptionJobCompleted'],
   migrate(db) {
@@ -72,18 +73,18 @@ export const analyticsProjection = defineProjection<AnalyticsEvent>({
     );
     CREATE INDEX IF NOT EXISTS analytics_calls_by_start ON analytics_calls (workspace_id, started_at);
     CREATE TABLE IF NOT EXISTS analytics_call_days (
-      workspace_id TEXT NOT NULL, timezone TEXT NOT NULL, day TEXT NOT NULL,
+      workspace_id TEXT NOT NULL, timezone TEXT NOT NULL, level INTEGER NOT NULL, day TEXT NOT NULL,
       campaign_id TEXT NOT NULL, agent_id TEXT NOT NULL, language TEXT NOT NULL,
       total_calls INTEGER NOT NULL, connected_calls INTEGER NOT NULL, duration_sum INTEGER NOT NULL,
       positive INTEGER NOT NULL, neutral INTEGER NOT NULL, negative INTEGER NOT NULL,
       qa_sum REAL NOT NULL, qa_count INTEGER NOT NULL,
-      PRIMARY KEY (workspace_id, timezone, day, campaign_id, agent_id, language)
+      PRIMARY KEY (workspace_id, timezone, level, day, campaign_id, agent_id, language)
     ) WITHOUT ROWID;
     CREATE TABLE IF NOT EXISTS analytics_intent_days (
-      workspace_id TEXT NOT NULL, timezone TEXT NOT NULL, day TEXT NOT NULL,
+      workspace_id TEXT NOT NULL, timezone TEXT NOT NULL, level INTEGER NOT NULL, day TEXT NOT NULL,
       campaign_id TEXT NOT NULL, agent_id TEXT NOT NULL, language TEXT NOT NULL, intent TEXT NOT NULL,
       calls INTEGER NOT NULL,
-      PRIMARY KEY (workspace_id, timezone, day, campaign_id, agent_id, language, intent)
+      PRIMARY KEY (workspace_id, timezone, level, day, campaign_id, agent_id, language, intent)
     ) WITHOUT ROWID;
     CREATE TABLE IF NOT EXISTS analytics_qa (
       source_id TEXT PRIMARY KEY,
@@ -106,15 +107,15 @@ export const analyticsProjection = defineProjection<AnalyticsEvent>({
       PRIMARY KEY (source_id, parameter_name)
     ) WITHOUT ROWID;
     CREATE TABLE IF NOT EXISTS analytics_qa_days (
-      workspace_id TEXT NOT NULL, timezone TEXT NOT NULL, day TEXT NOT NULL, agent_id TEXT NOT NULL, scorecard_id TEXT NOT NULL,
+      workspace_id TEXT NOT NULL, timezone TEXT NOT NULL, level INTEGER NOT NULL, day TEXT NOT NULL, agent_id TEXT NOT NULL, scorecard_id TEXT NOT NULL,
       evaluated INTEGER NOT NULL, score_sum REAL NOT NULL, passed INTEGER NOT NULL,
-      PRIMARY KEY (workspace_id, timezone, day, agent_id, scorecard_id)
+      PRIMARY KEY (workspace_id, timezone, level, day, agent_id, scorecard_id)
     ) WITHOUT ROWID;
     CREATE TABLE IF NOT EXISTS analytics_qa_parameter_days (
-      workspace_id TEXT NOT NULL, timezone TEXT NOT NULL, day TEXT NOT NULL, agent_id TEXT NOT NULL, scorecard_id TEXT NOT NULL,
+      workspace_id TEXT NOT NULL, timezone TEXT NOT NULL, level INTEGER NOT NULL, day TEXT NOT NULL, agent_id TEXT NOT NULL, scorecard_id TEXT NOT NULL,
       parameter_name TEXT NOT NULL,
       evaluated INTEGER NOT NULL, score_sum REAL NOT NULL, max_score REAL NOT NULL, passed INTEGER NOT NULL,
-      PRIMARY KEY (workspace_id, timezone, day, agent_id, scorecard_id, parameter_name)
+      PRIMARY KEY (workspace_id, timezone, level, day, agent_id, scorecard_id, parameter_name)
     ) WITHOUT ROWID;`);
   },
   prepare(db) {
@@ -225,27 +226,27 @@ function callSums(facts: CallFacts, sign: 1 | -1): CallSums {
 
 function callRollupStatements(db: Database) {
   const addDay: Statement = db.prepare(
-    `INSERT INTO analytics_call_days (workspace_id, timezone, day, campaign_id, agent_id, language, total_calls, connected_calls, duration_sum,
+    `INSERT INTO analytics_call_days (workspace_id, timezone, level, day, campaign_id, agent_id, language, total_calls, connected_calls, duration_sum,
        positive, neutral, negative, qa_sum, qa_count)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT DO UPDATE SET total_calls = total_calls + excluded.total_calls, connected_calls = connected_calls + excluded.connected_calls,
        duration_sum = duration_sum + excluded.duration_sum, positive = positive + excluded.positive, neutral = neutral + excluded.neutral,
        negative = negative + excluded.negative, qa_sum = qa_sum + excluded.qa_sum, qa_count = qa_count + excluded.qa_count`,
   );
   const addIntent: Statement = db.prepare(
-    `INSERT INTO analytics_intent_days (workspace_id, timezone, day, campaign_id, agent_id, language, intent, calls) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+    `INSERT INTO analytics_intent_days (workspace_id, timezone, level, day, campaign_id, agent_id, language, intent, calls) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT DO UPDATE SET calls = calls + excluded.calls`,
   );
-  type Rows = Map<string, { keys: string[]; sums: CallSums }>;
-  type IntentRows = Map<string, { keys: string[]; intent: string; calls: number }>;
+  type Rows = Map<string, { keys: Array<string | number>; sums: CallSums }>;
+  type IntentRows = Map<string, { keys: Array<string | number>; intent: string; calls: number }>;
   /** Adds a call's contribution (sign 1) or its removal (-1) to every rollup row it counts in: each zone and level. */
   const contribute = (facts: CallFacts, sign: 1 | -1, rows: Rows, intents: IntentRows) => {
     const started = new Date(facts.started_at);
     const sums = callSums(facts, sign);
     for (const zone of ANALYTICS_ROLLUP_ZONES) {
       const day = localDateOf(started, zone);
-      for (const level of CALL_LEVELS) {
-        const keys = [facts.workspace_id, zone, day, ...valuesAt(CALL_DIMENSIONS, level, facts)];
+      for (const [levelIndex, level] of CALL_LEVELS.entries()) {
+        const keys = [facts.workspace_id, zone, levelIndex, day, ...valuesAt(CALL_DIMENSIONS, level, facts)];
         const id = keys.join('\u0000');
         const row = rows.get(id) ?? { keys, sums: [0, 0, 0, 0, 0, 0, 0, 0] as CallSums };
         row.sums = row.sums.map((value, index) => value + sums[index]!) as CallSums;
@@ -292,12 +293,12 @@ function qaStatements(db: Database) {
   );
   const insertParameter = db.prepare('INSERT OR REPLACE INTO analytics_qa_parameters (source_id, parameter_name, score, max_score, passed) VALUES (?, ?, ?, ?, ?)');
   const addDay = db.prepare(
-    `INSERT INTO analytics_qa_days (workspace_id, timezone, day, agent_id, scorecard_id, evaluated, score_sum, passed) VALUES (?, ?, ?, ?, ?, 1, ?, ?)
+    `INSERT INTO analytics_qa_days (workspace_id, timezone, level, day, agent_id, scorecard_id, evaluated, score_sum, passed) VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?)
      ON CONFLICT DO UPDATE SET evaluated = evaluated + 1, score_sum = score_sum + excluded.score_sum, passed = passed + excluded.passed`,
   );
   const addParameterDay = db.prepare(
-    `INSERT INTO analytics_qa_parameter_days (workspace_id, timezone, day, agent_id, scorecard_id, parameter_name, evaluated, score_sum, max_score, passed)
-     VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?, ?)
+    `INSERT INTO analytics_qa_parameter_days (workspace_id, timezone, level, day, agent_id, scorecard_id, parameter_name, evaluated, score_sum, max_score, passed)
+     VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?)
      ON CONFLICT DO UPDATE SET evaluated = evaluated + 1, score_sum = score_sum + excluded.score_sum,
        max_score = max(max_score, excluded.max_score), passed = passed + excluded.passed`,
   );
@@ -325,11 +326,11 @@ function qaStatements(db: Database) {
       const at = new Date(qa.at);
       for (const zone of ANALYTICS_ROLLUP_ZONES) {
         const day = localDateOf(at, zone);
-        for (const level of QA_LEVELS) {
+        for (const [levelIndex, level] of QA_LEVELS.entries()) {
           const [agent, scorecard] = valuesAt(QA_DIMENSIONS, level, { agent_id: qa.agent_id, scorecard_id: qa.scorecard.id });
-          addDay.run(qa.workspace_id, zone, day, agent, scorecard, score.overall_score, score.passed ? 1 : 0);
+          addDay.run(qa.workspace_id, zone, levelIndex, day, agent, scorecard, score.overall_score, score.passed ? 1 : 0);
           for (const parameter of score.parameter_scores) {
-            addParameterDay.run(qa.workspace_id, zone, day, agent, scorecard, parameter.parameter_name, parameter.score, parameter.max_score, parameter.passed ? 1 : 0);
+            addParameterDay.run(qa.workspace_id, zone, levelIndex, day, agent, scorecard, parameter.parameter_name, parameter.score, parameter.max_score, parameter.passed ? 1 : 0);
           }
         }
       }

@@ -1,7 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import { addDays, isoWeekStart, startOfLocalDate } from '../domain/shared/time-zone.ts';
 import { ANALYTICS_ROLLUP_ZONES, CALL_DIMENSIONS, CALL_LEVELS } from './analytics.ts';
-import { ALL, levelFor } from './rollup-levels.ts';
+import { levelFor } from './rollup-levels.ts';
 import { preparedStatement } from './statement-cache.ts';
 
 /**
@@ -87,13 +87,11 @@ function filterSql(filter: CallAnalyticsFilter): { where: string; values: string
 }
 
 /** The rollup rows of the least detailed level that keeps every dimension filtered or grouped by. */
-function levelSql(filter: CallAnalyticsFilter, groupBy: CallAnalyticsGroupBy | undefined): { where: string; values: string[] } {
+function levelSql(filter: CallAnalyticsFilter, groupBy: CallAnalyticsGroupBy | undefined): { where: string; values: Array<string | number> } {
   const needed = CALL_DIMENSIONS.filter((dimension) => filter[dimension] !== undefined || (groupBy !== undefined && groupBy !== 'day' && groupBy !== 'week' && DIMENSION_COLUMN[groupBy] === dimension));
   const level = levelFor(CALL_LEVELS, needed);
   const filtered = filterSql(filter);
-  // A kept dimension is never ALL, an unkept one always: that tells the levels' rows apart.
-  const where = CALL_DIMENSIONS.map((dimension) => ` AND ${dimension} ${level.includes(dimension) ? '!=' : '='} ?`).join('');
-  return { where: filtered.where + where, values: [...filtered.values, ...CALL_DIMENSIONS.map(() => ALL)] };
+  return { where: `${filtered.where} AND level = ?`, values: [...filtered.values, CALL_LEVELS.indexOf(level)] };
 }
 
 export function canUseRollups(range: AnalyticsRange): boolean {

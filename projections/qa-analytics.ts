@@ -2,7 +2,7 @@ import type { Database } from 'better-sqlite3';
 import { canUseRollups, type AnalyticsRange } from './call-analytics.ts';
 import { preparedStatement } from './statement-cache.ts';
 import { QA_DIMENSIONS, QA_LEVELS } from './analytics.ts';
-import { ALL, levelFor } from './rollup-levels.ts';
+import { levelFor } from './rollup-levels.ts';
 
 /**
  * `GET /v1/analytics/qa` over the analytics read model: one call's QA results, or QA aggregated over a range
@@ -60,9 +60,8 @@ export function qaSums(db: Database, workspaceId: string, range: AnalyticsRange,
   if (canUseRollups(range)) {
     const filtered = filterSql(filter);
     const level = levelFor(QA_LEVELS, QA_DIMENSIONS.filter((dimension) => filter[dimension] !== undefined));
-    // A kept dimension is never ALL, an unkept one always: that tells the levels' rows apart.
-    const where = filtered.where + QA_DIMENSIONS.map((dimension) => ` AND ${dimension} ${level.includes(dimension) ? '!=' : '='} ?`).join('');
-    const values = [...filtered.values, ...QA_DIMENSIONS.map(() => ALL)];
+    const where = `${filtered.where} AND level = ?`;
+    const values = [...filtered.values, QA_LEVELS.indexOf(level)];
     const scope = `workspace_id = ? AND timezone = ? AND day BETWEEN ? AND ?${where}`;
     const parameters = [workspaceId, range.timezone, range.fromDay, range.toDay, ...values];
     const totals = preparedStatement(

@@ -1,4 +1,4 @@
-import { isValidTimezone, startOfLocalDate, zonedTimeToInstant, localDateOf, addDays } from '../domain/shared/time-zone.ts';
+import { addDays, isCalendarDate, isValidTimezone, localDateOf, startOfLocalDate, zonedTimeToInstant } from '../domain/shared/time-zone.ts';
 import { ANALYTICS_ROLLUP_ZONES } from '../projections/analytics.ts';
 import type { AnalyticsRange } from '../projections/call-analytics.ts';
 import { invalidParameter } from './errors.ts';
@@ -13,11 +13,6 @@ export const ANALYTICS_TIME_EXPECTED = 'an ISO 8601 date such as 2026-03-01, or 
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})?$/;
-
-function isCalendarDate(year: number, month: number, day: number): boolean {
-  const date = new Date(Date.UTC(year, month - 1, day));
-  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
-}
 
 interface Bound {
   instant: Date;

@@ -67,6 +67,12 @@ export function zonedTimeToInstant(local: LocalTime & { millisecond?: number }, 
 
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
+/** Whether year-month-day names a real day (Date.UTC rolls 2026-02-30 over to March 2; this does not). */
+export function isCalendarDate(year: number, month: number, day: number): boolean {
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
 /** The zone's calendar date (`YYYY-MM-DD`) at an instant. */
 export function localDateOf(instant: Date, timezone: string): string {
   if (timezone === 'UTC') return instant.toISOString().slice(0, 10);

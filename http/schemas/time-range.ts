@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { isCalendarDate } from '../../domain/shared/time-zone.ts';
 import { invalidParameter } from '../errors.ts';
 
 /**
@@ -18,8 +19,8 @@ export function parseTimeBound(value: string, bound: 'from' | 'to'): string | nu
   if (!match) return null;
   const [, year, month, day, hour] = match;
   // Date.parse rolls 2026-02-30 over to March 2: check the calendar date itself.
+  if (!isCalendarDate(Number(year), Number(month), Number(day))) return null;
   const calendar = new Date(Date.UTC(Number(year), Number(month) - 1, Number(day)));
-  if (calendar.getUTCFullYear() !== Number(year) || calendar.getUTCMonth() !== Number(month) - 1 || calendar.getUTCDate() !== Number(day)) return null;
   if (hour === undefined) {
     const start = calendar.getTime();
     return new Date(bound === 'from' ? start : start + 86_400_000 - 1).toISOString();

@@ -3,10 +3,13 @@
  * query is normalised exactly like the segments it must find.
  *
  * Normalisation: Unicode NFC, lower case, and without the characters people type inconsistently: zero-width
- * space/joiner/non-joiner, word joiner, BOM, and the Devanagari nukta (U+093C; NFC already splits the precomposed
- * nukta letters such as क़ U+0958 into क + U+093C, so "क़र्ज़" and "कर्ज" are the same word to search).
+ * space/joiner/non-joiner, word joiner, BOM, and the nukta of every Indic script that has one: Devanagari U+093C
+ * (NFC already splits the precomposed nukta letters such as क़ U+0958 into क + U+093C, so "क़र्ज़" and "कर्ज" are
+ * the same word to search), Telugu U+0C3C, and Bengali, Gurmukhi, Gujarati, Oriya and Kannada (U+09BC, U+0A3C,
+ * U+0ABC, U+0B3C, U+0CBC) for names and loan words in those scripts. Tamil has no nukta character (it writes
+ * borrowed sounds with the aytham ஃ, a letter people do type), so nothing Tamil is dropped.
  */
-const IGNORED_CHARACTERS = /[\u200B\u200C\u200D\u2060\uFEFF\u093C]/g;
+const IGNORED_CHARACTERS = /[\u200B\u200C\u200D\u2060\uFEFF\u093C\u09BC\u0A3C\u0ABC\u0B3C\u0C3C\u0CBC]/g;
 
 export function normaliseForSearch(text: string): string {
   return text.normalize('NFC').replace(IGNORED_CHARACTERS, '').toLowerCase();
@@ -48,11 +51,6 @@ export function searchWords(query: string): string[] {
 /** An FTS5 string literal: the only FTS5 syntax a user's word ever reaches the engine through. */
 export function ftsPhrase(word: string): string {
   return `"${word.replaceAll('"', '""')}"`;
-}
-
-/** A LIKE pattern finding `word` anywhere, with `\` as the escape character for `%`, `_` and `\` itself. */
-export function likeContaining(word: string): string {
-  return `%${word.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
 }
 
 const graphemes = new Intl.Segmenter('und', { granularity: 'grapheme' });

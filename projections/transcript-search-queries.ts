@@ -1,5 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
-import { codePointLength, doubledForIndex, ftsPhrase, highlightWords, likeContaining, normaliseForSearch, INDEXED_WORD_LENGTH } from './search-text.ts';
+import { codePointLength, doubledForIndex, ftsPhrase, highlightWords, normaliseForSearch, INDEXED_WORD_LENGTH } from './search-text.ts';
+import { SEGMENTS_PER_WORKSPACE } from './transcript-search.ts';
 
 /** Words of a phrase must lie within this many seconds of the first word's segment (the spec's phrase proximity). */
 export const PHRASE_PROXIMITY_SECONDS = 5;
@@ -49,24 +50,92 @@ interface SegmentRow {
 }
 
 /**
+ * How a query chooses its plan (tests force each plan with extreme values; the defaults are measured in
+ * bench/search.ts and bench/analytics.ts).
+ */
+export interface SearchTuning {
+  /**
+   * A word with fewer hits than this in the workspace (counted up to this cap, so the probe itself is cheap) is
+   * "rare": a phrase whose rarest word is rare is driven by that word's hits.
+   */
+  rareHits: number;
+  /**
+   * The page is read in result order (walking the workspace's segments newest first, testing each) when that is
+   * expected to visit fewer rows than sorting every anchor: (offset + limit) × segments / total × walkCost < total.
+   */
+  walkCost: number;
+}
+
+export const DEFAULT_SEARCH_TUNING: SearchTuning = { rareHits: 2_000, walkCost: 1 };
+
+interface Workspace {
+  /** The workspace's segment id range (projections/transcript-search.ts): every FTS MATCH is restricted to it. */
+  low: number;
+  high: number;
+  segments: number;
+}
+
+/** Where a query's SQL and its bound parameters grow together, so user text only ever travels as a parameter. */
+class Sql {
+  readonly parameters: unknown[] = [];
+  bind(value: unknown): string {
+    this.parameters.push(value);
+    return '?';
+  }
+}
+
+/**
  * One result per segment holding the first word (the anchor) such that every other word occurs in a segment of
  * the same transcript whose time span lies within 5 seconds of the anchor's (overlapping spans are 0 seconds apart;
  * a segment has no word timings, so the segment's span is the word's position). Newest transcript first, then by
- * time in the transcript. Everything is SQL over the FTS index; JavaScript only shapes the page it returns.
+ * time in the transcript. `total` is exact.
+ *
+ * Everything is SQL over the FTS index, every MATCH restricted to the workspace's rowid range; JavaScript only
+ * chooses the plan and shapes the page. The plans (docs/analysis.md, Search, "Query plans"):
+ * - the total of one word without filters is a bare FTS5 count over the workspace's range, no join;
+ * - a phrase whose rarest word is rare is driven by that word's hits and their neighbours within 5 s; otherwise
+ *   its total is the FTS5 count of the segments holding every word plus the anchors found among the others;
+ * - the page either sorts every anchor (few of them) or walks the workspace's segments in result order through the
+ *   time index, testing each, and stops at the page's end (many of them: no sort over all hits).
  */
-export function searchTranscripts(db: Database, search: TranscriptSearch): { total: number; results: TranscriptSearchResult[] } {
-  const { sql, parameters } = matchingSegments(search);
+export function searchTranscripts(db: Database, search: TranscriptSearch, tuning: SearchTuning = DEFAULT_SEARCH_TUNING): { total: number; results: TranscriptSearchResult[] } {
   const statements = statementsOf(db);
-  // One pass for the page and the exact total (the window count runs over every match before LIMIT applies); a
-  // page past the end has no row to carry the total, so only then is it counted on its own.
-  const rows = statements
-    .get(
-      `SELECT s.segment_id, s.job_id, s.call_id, s.campaign_id, s.started_at, s.speaker, s.text, s.start_time, s.end_time,
-         COUNT(*) OVER () AS total ${sql}
-       ORDER BY s.started_at DESC, s.job_id DESC, s.start_time, s.segment_id LIMIT ? OFFSET ?`,
-    )
-    .all(...parameters, search.limit, search.offset) as Array<SegmentRow & { total: number }>;
-  const total = rows[0]?.total ?? (statements.get(`SELECT COUNT(*) AS total ${sql}`).get(...parameters) as { total: number }).total;
+  const workspaceRow = statements
+    .get('SELECT number, segments FROM search_workspaces WHERE workspace_id = ?')
+    .get(search.workspaceId) as { number: number; segments: number } | undefined;
+  if (workspaceRow === undefined) return { total: 0, results: [] };
+  const workspace: Workspace = {
+    low: workspaceRow.number * SEGMENTS_PER_WORKSPACE,
+    high: (workspaceRow.number + 1) * SEGMENTS_PER_WORKSPACE - 1,
+    segments: workspaceRow.segments,
+  };
+  const rarest = search.words.length > 1 ? rarestWord(statements, workspace, search.words, tuning) : undefined;
+  const total = countAnchors(statements, workspace, search, rarest);
+  if (total === 0 || search.offset >= total) return { total, results: [] };
+
+  let rows: SegmentRow[];
+  const sql = new Sql();
+  const columns = 's.segment_id, s.job_id, s.call_id, s.campaign_id, s.started_at, s.speaker, s.text, s.start_time, s.end_time';
+  const order = 'ORDER BY s.started_at DESC, s.job_id DESC, s.start_time, s.segment_id';
+  const pageEnd = search.offset + search.limit;
+  if (rarest !== undefined) {
+    const from = rareDrivenAnchors(sql, workspace, search, rarest);
+    rows = statements.get(`SELECT DISTINCT ${columns} ${from} ${order} LIMIT ${sql.bind(search.limit)} OFFSET ${sql.bind(search.offset)}`).all(...sql.parameters) as SegmentRow[];
+  } else if (pageEnd * (workspace.segments / total) * tuning.walkCost < total) {
+    // Many anchors: read the workspace in result order and stop at the page's end.
+    // Each segment is tested on its indexed text (a MATCH per row would walk the word's postings every time).
+    const where = [`s.workspace_id = ${sql.bind(search.workspaceId)}`, `instr(f.norm, ${sql.bind(doubledForIndex(search.words[0]!))}) > 0`, ...filterConditions(sql, search), ...nearConditions(sql, search.words.slice(1))];
+    rows = statements
+      .get(
+        `SELECT ${columns} FROM search_segments s INDEXED BY search_segments_by_time CROSS JOIN search_segments_fts f ON f.rowid = s.segment_id
+         WHERE ${where.join(' AND ')} ${order} LIMIT ${sql.bind(search.limit)} OFFSET ${sql.bind(search.offset)}`,
+      )
+      .all(...sql.parameters) as SegmentRow[];
+  } else {
+    const from = firstWordAnchors(sql, workspace, search, search.words.slice(1));
+    rows = statements.get(`SELECT ${columns} ${from} ${order} LIMIT ${sql.bind(search.limit)} OFFSET ${sql.bind(search.offset)}`).all(...sql.parameters) as SegmentRow[];
+  }
+
   const neighbours = statements.get(
     `SELECT segment_id, speaker, text, start_time, end_time FROM search_segments
      WHERE job_id = ? AND start_time <= ? AND end_time >= ? ORDER BY start_time, segment_id`,
@@ -98,53 +167,129 @@ export function searchTranscripts(db: Database, search: TranscriptSearch): { tot
   };
 }
 
-/**
- * `FROM ... WHERE ...` of the anchors, with its parameters: user text only ever travels as a bound parameter.
- * The first word's matches drive the query (CROSS JOIN fixes that order: SQLite would otherwise walk the whole
- * workspace by date and probe each segment), so the cost follows the number of matches, not the index size.
- */
-function matchingSegments(search: TranscriptSearch): { sql: string; parameters: unknown[] } {
+/** The exact number of anchors, by the cheapest of the plans above. */
+function countAnchors(statements: Statements, workspace: Workspace, search: TranscriptSearch, rarest: string | undefined): number {
   const [first, ...others] = search.words;
-  const firstWord = wordCondition(first!, 'f');
-  const conditions = [firstWord.sql, 's.workspace_id = ?'];
-  const parameters: unknown[] = [firstWord.parameter, search.workspaceId];
-  const filters: Array<[string, string | undefined]> = [
-    ['s.started_at >= ?', search.from],
-    ['s.started_at <= ?', search.to],
-    ['s.language = ?', search.language],
-    ['s.campaign_id = ?', search.campaignId],
-    ['s.call_id = ?', search.callId],
-    ['s.speaker = ?', search.speaker],
+  const filtered = filterConditions(new Sql(), search).length > 0;
+  const count = (sql: Sql, from: string, what = '*') => (statements.get(`SELECT count(${what}) AS total ${from}`).get(...sql.parameters) as { total: number }).total;
+
+  if (others.length === 0 && !filtered) {
+    // A bare count over the workspace's part of the index: FTS5's own doclist walk, or the text scan of one
+    // character, with no join.
+    const sql = new Sql();
+    return count(sql, `FROM search_segments_fts f WHERE ${contains('f', first!, sql)} AND ${inRange('f', workspace, sql)}`);
+  }
+  if (rarest !== undefined) {
+    const sql = new Sql();
+    return count(sql, rareDrivenAnchors(sql, workspace, search, rarest), 'DISTINCT s.segment_id');
+  }
+  if (others.length > 0 && search.words.every(indexed)) {
+    // Every word common: the segments holding them all are anchors whatever their neighbours, and FTS5 counts
+    // them by intersecting the words' postings; only the other segments holding the first word need their
+    // neighbours looked at.
+    const every = search.words.map((word) => ftsPhrase(doubledForIndex(word))).join(' AND ');
+    const together = new Sql();
+    const holdingAll = filtered
+      ? count(together, `FROM search_segments_fts f CROSS JOIN search_segments s ON s.segment_id = f.rowid WHERE f.search_segments_fts MATCH ${together.bind(every)} AND ${inRange('f', workspace, together)} AND ${filterConditions(together, search).join(' AND ')}`)
+      : count(together, `FROM search_segments_fts f WHERE f.search_segments_fts MATCH ${together.bind(every)} AND ${inRange('f', workspace, together)}`);
+    const apart = new Sql();
+    const notAll = `${ftsPhrase(doubledForIndex(first!))} NOT (${others.map((word) => ftsPhrase(doubledForIndex(word))).join(' AND ')})`;
+    const where = [`f.search_segments_fts MATCH ${apart.bind(notAll)}`, inRange('f', workspace, apart), ...filterConditions(apart, search), ...nearConditions(apart, others)];
+    return holdingAll + count(apart, `FROM search_segments_fts f CROSS JOIN search_segments s ON s.segment_id = f.rowid WHERE ${where.join(' AND ')}`);
+  }
+  const sql = new Sql();
+  return count(sql, firstWordAnchors(sql, workspace, search, others));
+}
+
+/**
+ * The rarest indexed word of a phrase when it has fewer than `tuning.rareHits` hits in the workspace and is not
+ * the first word (a rare first word drives the query anyway); each word's hits are counted only up to the cap.
+ */
+function rarestWord(statements: Statements, workspace: Workspace, words: string[], tuning: SearchTuning): string | undefined {
+  let rarest: { word: string; hits: number } | undefined;
+  for (const word of new Set(words)) {
+    if (!indexed(word)) continue;
+    const sql = new Sql();
+    const { hits } = statements
+      .get(`SELECT count(*) AS hits FROM (SELECT 1 FROM search_segments_fts f WHERE ${contains('f', word, sql)} AND ${inRange('f', workspace, sql)} LIMIT ${sql.bind(tuning.rareHits)})`)
+      .get(...sql.parameters) as { hits: number };
+    if (hits < tuning.rareHits && (rarest === undefined || hits < rarest.hits)) rarest = { word, hits };
+  }
+  return rarest === undefined || rarest.word === words[0] ? undefined : rarest.word;
+}
+
+/**
+ * `FROM ... WHERE ...` of the anchors, driven by the first word's hits (CROSS JOIN fixes that order: SQLite would
+ * otherwise walk the whole workspace by date and probe each segment), so the cost follows the number of hits.
+ */
+function firstWordAnchors(sql: Sql, workspace: Workspace, search: TranscriptSearch, others: string[]): string {
+  const where = [contains('f', search.words[0]!, sql), inRange('f', workspace, sql), `s.workspace_id = ${sql.bind(search.workspaceId)}`, ...filterConditions(sql, search), ...nearConditions(sql, others)];
+  return `FROM search_segments_fts f CROSS JOIN search_segments s ON s.segment_id = f.rowid WHERE ${where.join(' AND ')}`;
+}
+
+/**
+ * `FROM ... WHERE ...` of the anchors, driven by the hits of a rare word `rare` of the phrase: the segments of the
+ * same transcript within 5 s of one of them that hold the first word and have every other word within reach.
+ * An anchor near several hits appears once per hit: count and select DISTINCT.
+ */
+function rareDrivenAnchors(sql: Sql, workspace: Workspace, search: TranscriptSearch, rare: string): string {
+  const where = [
+    contains('r', rare, sql),
+    inRange('r', workspace, sql),
+    contains('f', search.words[0]!, sql),
+    `s.workspace_id = ${sql.bind(search.workspaceId)}`,
+    ...filterConditions(sql, search),
+    ...nearConditions(sql, search.words.slice(1).filter((word) => word !== rare)),
   ];
-  for (const [condition, value] of filters) {
-    if (value === undefined) continue;
-    conditions.push(condition);
-    parameters.push(value);
-  }
-  for (const word of others) {
-    const wordSet = wordCondition(word, 'w');
-    conditions.push(
-      `EXISTS (SELECT 1 FROM search_segments o WHERE o.job_id = s.job_id AND o.start_time <= s.end_time + ${PHRASE_PROXIMITY_SECONDS}
-         AND o.end_time >= s.start_time - ${PHRASE_PROXIMITY_SECONDS}
-         AND o.segment_id IN (SELECT w.rowid FROM search_segments_fts w WHERE ${wordSet.sql}))`,
-    );
-    parameters.push(wordSet.parameter);
-  }
-  return {
-    sql: `FROM search_segments_fts f CROSS JOIN search_segments s ON s.segment_id = f.rowid WHERE ${conditions.join(' AND ')}`,
-    parameters,
-  };
+  return `FROM search_segments_fts r CROSS JOIN search_segments rs ON rs.segment_id = r.rowid
+    CROSS JOIN search_segments s ON s.job_id = rs.job_id AND s.start_time <= rs.end_time + ${PHRASE_PROXIMITY_SECONDS} AND s.end_time >= rs.start_time - ${PHRASE_PROXIMITY_SECONDS}
+    CROSS JOIN search_segments_fts f ON f.rowid = s.segment_id
+    WHERE ${where.join(' AND ')}`;
+}
+
+/** The optional filters, on the anchor segment `s`. */
+function filterConditions(sql: Sql, search: TranscriptSearch): string[] {
+  const filters: Array<[string, string | undefined]> = [
+    ['s.started_at >=', search.from],
+    ['s.started_at <=', search.to],
+    ['s.language =', search.language],
+    ['s.campaign_id =', search.campaignId],
+    ['s.call_id =', search.callId],
+    ['s.speaker =', search.speaker],
+  ];
+  return filters.filter(([, value]) => value !== undefined).map(([condition, value]) => `${condition} ${sql.bind(value)}`);
+}
+
+/**
+ * For each word, that a segment of the anchor's transcript within 5 s of it holds the word: a look at the few
+ * segments around the anchor (the transcript's time index, then each one's indexed text), never a set of every
+ * hit of the word.
+ */
+function nearConditions(sql: Sql, words: string[]): string[] {
+  return words.map(
+    (word) => `EXISTS (SELECT 1 FROM search_segments o CROSS JOIN search_segments_fts w ON w.rowid = o.segment_id
+      WHERE o.job_id = s.job_id AND o.start_time <= s.end_time + ${PHRASE_PROXIMITY_SECONDS} AND o.end_time >= s.start_time - ${PHRASE_PROXIMITY_SECONDS}
+        AND instr(w.norm, ${sql.bind(doubledForIndex(word))}) > 0)`,
+  );
 }
 
 /**
  * The condition on the FTS table (alias `table`) that its text contains `word`: through the trigram index from
- * two characters (doubled, see search-text.ts); a single character scans the table's text with LIKE (the cost
- * grows with the whole index, not with the results; such a query matches most segments anyway).
+ * two characters (doubled, see search-text.ts); a single character tests the text itself (over the workspace's
+ * range: the cost grows with the workspace's segments, not with the results; such a query matches most segments).
  */
-function wordCondition(word: string, table: string): { sql: string; parameter: string } {
-  const indexed = doubledForIndex(word);
-  if (codePointLength(word) >= INDEXED_WORD_LENGTH) return { sql: `${table}.search_segments_fts MATCH ?`, parameter: ftsPhrase(indexed) };
-  return { sql: `${table}.norm LIKE ? ESCAPE '\\'`, parameter: likeContaining(indexed) };
+function contains(table: string, word: string, sql: Sql): string {
+  const doubled = doubledForIndex(word);
+  if (indexed(word)) return `${table}.search_segments_fts MATCH ${sql.bind(ftsPhrase(doubled))}`;
+  return `instr(${table}.norm, ${sql.bind(doubled)}) > 0`;
+}
+
+function inRange(table: string, workspace: Workspace, sql: Sql): string {
+  return `${table}.rowid BETWEEN ${sql.bind(workspace.low)} AND ${sql.bind(workspace.high)}`;
+}
+
+function indexed(word: string): boolean {
+  return codePointLength(word) >= INDEXED_WORD_LENGTH;
 }
 
 /**
@@ -174,7 +319,11 @@ function otherSegments(anchor: SegmentRow, words: string[], window: SegmentRow[]
 const MAX_CACHED_SHAPES = 512;
 const prepared = new WeakMap<Database, Map<string, Statement>>();
 
-function statementsOf(db: Database): { get(sql: string): Statement } {
+interface Statements {
+  get(sql: string): Statement;
+}
+
+function statementsOf(db: Database): Statements {
   let cache = prepared.get(db);
   if (cache === undefined) {
     cache = new Map();

@@ -16,16 +16,22 @@ import { doubledForIndex, normaliseForSearch } from './search-text.ts';
  * standalone job. The projection keeps its own small `search_calls` and `search_jobs` tables for that, rather than
  * reading another read model: a rebuild replays this projection alone, into an empty database.
  *
- * The FTS table's rowid is the segment's `segment_id` (queries join on it: reading a stored column of every match
- * would cost twice as much). The runner's rebuild copies tables with `INSERT ... SELECT *`, which renumbers an FTS
- * table's rows 1, 2, 3... in rowid order; that keeps the equality because segment ids are exactly 1..n, in order,
- * in a freshly replayed table (INTEGER PRIMARY KEY, and this projection never deletes a segment). Deleting segments
- * one day would need the FTS copy to carry its rowid; tests/projections/transcript-search-rebuild.test.ts checks it.
+ * Segment ids are partitioned by workspace: `segment_id = workspace number × 2^32 + the workspace's sequence`, the
+ * workspace number given in order of first appearance (`search_workspaces`, which also counts each workspace's
+ * segments). The FTS table's rowid is the segment id, so a query restricts its MATCH to one workspace's rowid range
+ * and FTS5 itself never reads another workspace's postings: isolation costs nothing and an exact count needs no
+ * join. Ids stay below 2^53 (JavaScript's exact integers): at most 2^21 workspaces and 2^32 segments each. The
+ * runner's rebuild copies an FTS table with its rowids (projections/runner.ts), which keeps the pairing;
+ * tests/projections/transcript-search-rebuild.test.ts checks it.
  */
+/** Each workspace's segment ids are `number × SEGMENTS_PER_WORKSPACE + 1 ..`; see above. */
+export const SEGMENTS_PER_WORKSPACE = 2 ** 32;
+const MAX_WORKSPACES = 2 ** 21;
+
 export const transcriptSearchProjection = defineProjection<CallEvent | TranscriptionJobEvent>({
   name: 'transcript_search',
-  version: 1,
-  tables: ['search_calls', 'search_jobs', 'search_segments', 'search_segments_fts'],
+  version: 2,
+  tables: ['search_calls', 'search_jobs', 'search_workspaces', 'search_segments', 'search_segments_fts'],
   eventTypes: ['CallPlaced', 'CallEnded', 'CallFailed', 'TranscriptionJobSubmitted', 'TranscriptionJobCompleted'],
   migrate(db) {
     db.exec(`CREATE TABLE IF NOT EXISTS search_calls (
@@ -39,6 +45,11 @@ export const transcriptSearchProjection = defineProjection<CallEvent | Transcrip
       call_id TEXT,
       language TEXT NOT NULL,
       submitted_at TEXT NOT NULL
+    );
+    CREATE TABLE IF NOT EXISTS search_workspaces (
+      workspace_id TEXT PRIMARY KEY,
+      number INTEGER NOT NULL UNIQUE,
+      segments INTEGER NOT NULL
     );
     CREATE TABLE IF NOT EXISTS search_segments (
       segment_id INTEGER PRIMARY KEY,
@@ -67,9 +78,14 @@ export const transcriptSearchProjection = defineProjection<CallEvent | Transcrip
       `SELECT j.workspace_id, j.call_id, c.campaign_id, j.language, coalesce(c.started_at, j.submitted_at) AS started_at
        FROM search_jobs j LEFT JOIN search_calls c ON c.call_id = j.call_id WHERE j.job_id = ?`,
     );
+    const workspaceOf = db.prepare<[string], { number: number; segments: number }>('SELECT number, segments FROM search_workspaces WHERE workspace_id = ?');
+    const addWorkspace = db.prepare<[string]>(
+      'INSERT INTO search_workspaces (workspace_id, number, segments) SELECT ?, coalesce(max(number), 0) + 1, 0 FROM search_workspaces',
+    );
+    const countSegments = db.prepare('UPDATE search_workspaces SET segments = segments + ? WHERE workspace_id = ?');
     const insertSegment = db.prepare(
-      `INSERT INTO search_segments (workspace_id, job_id, call_id, campaign_id, language, started_at, speaker, text, start_time, end_time)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO search_segments (segment_id, workspace_id, job_id, call_id, campaign_id, language, started_at, speaker, text, start_time, end_time)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     const indexSegment = db.prepare('INSERT INTO search_segments_fts (rowid, norm) VALUES (?, ?)');
     return (event) => {
@@ -95,8 +111,15 @@ export const transcriptSearchProjection = defineProjection<CallEvent | Transcrip
         case 'TranscriptionJobCompleted': {
           const transcript = transcriptOf.get(event.data.job_id);
           if (transcript === undefined) return;
+          const workspace = workspaceOf.get(transcript.workspace_id) ?? (addWorkspace.run(transcript.workspace_id), workspaceOf.get(transcript.workspace_id)!);
+          if (workspace.number >= MAX_WORKSPACES || workspace.segments + event.data.transcript.length >= SEGMENTS_PER_WORKSPACE) {
+            throw new Error(`transcript search: workspace ${transcript.workspace_id} is past the index's id space (workspace number ${workspace.number})`);
+          }
+          let segmentId = workspace.number * SEGMENTS_PER_WORKSPACE + workspace.segments;
           for (const segment of event.data.transcript) {
-            const { lastInsertRowid } = insertSegment.run(
+            segmentId++;
+            insertSegment.run(
+              segmentId,
               transcript.workspace_id,
               event.data.job_id,
               transcript.call_id,
@@ -108,8 +131,9 @@ export const transcriptSearchProjection = defineProjection<CallEvent | Transcrip
               segment.start_time,
               segment.end_time,
             );
-            indexSegment.run(lastInsertRowid, doubledForIndex(normaliseForSearch(segment.text)));
+            indexSegment.run(segmentId, doubledForIndex(normaliseForSearch(segment.text)));
           }
+          countSegments.run(event.data.transcript.length, transcript.workspace_id);
           return;
         }
       }

@@ -8,7 +8,7 @@
  * kind: median and p99 of the first page (limit 20, with the exact total), and the ratio to a bare FTS5 MATCH count
  * of the same word on the same table.
  *
- * Run: npm run bench:search [-- --segments 100000 --runs 200]
+ * Run: npm run bench:search [-- --segments 100000 --runs 200 --keep 1 (keep the index file, to profile)]
  */
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,7 +19,7 @@ import { doubledForIndex, ftsPhrase, searchWords } from '../projections/search-t
 import { searchTranscripts } from '../projections/transcript-search-queries.ts';
 import { searchIndex, transcriptEvents } from '../tests/support/search-events.ts';
 
-const { values } = parseArgs({ options: { segments: { type: 'string', default: '100000' }, runs: { type: 'string', default: '200' } } });
+const { values } = parseArgs({ options: { segments: { type: 'string', default: '100000' }, runs: { type: 'string', default: '200' }, keep: { type: 'string' } } });
 const SEGMENTS = Number(values.segments);
 const RUNS = Number(values.runs);
 const SEGMENTS_PER_TRANSCRIPT = 10;
@@ -127,6 +127,7 @@ const QUERIES: Array<[kind: string, query: string]> = [
   ['one character (LIKE scan)', 'ऋ'],
   ['three-word phrase (5 s rule)', 'renew interest rate'],
   ['phrase with a short word', 'loan of'],
+  ['phrase, rare word second', 'loan zanzibar'],
 ];
 
 console.log(`transcript search: ${segmentCount.toLocaleString('en')} segments in ${transcripts.toLocaleString('en')} transcripts, 5 languages, 2 workspaces`);
@@ -147,4 +148,5 @@ for (const [kind, query] of QUERIES) {
 }
 
 index.db.close();
-rmSync(directory, { recursive: true, force: true });
+if (values.keep) console.log(`index kept: ${path}`);
+else rmSync(directory, { recursive: true, force: true });

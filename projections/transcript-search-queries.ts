@@ -1,5 +1,5 @@
 import type { Database, Statement } from 'better-sqlite3';
-import { codePointLength, doubledForIndex, ftsPhrase, highlightWords, normaliseForSearch, INDEXED_WORD_LENGTH } from './search-text.ts';
+import { codePointLength, ftsPhrase, highlightWords, normaliseForSearch, INDEXED_WORD_LENGTH } from './search-text.ts';
 import { SEGMENTS_PER_WORKSPACE } from './transcript-search.ts';
 
 /** Words of a phrase must lie within this many seconds of the first word's segment (the spec's phrase proximity). */
@@ -68,11 +68,15 @@ export interface SearchTuning {
 
 export const DEFAULT_SEARCH_TUNING: SearchTuning = { rareHits: 1_000, walkCost: 1 };
 
-interface Workspace {
+/** One search, resolved: the workspace's segment id range and each word's FTS5 expression. */
+interface Query {
+  search: TranscriptSearch;
   /** The workspace's segment id range (projections/transcript-search.ts): every FTS MATCH is restricted to it. */
   low: number;
   high: number;
   segments: number;
+  /** Each distinct word's FTS5 expression (`wordExpression`). */
+  expressions: Map<string, string>;
 }
 
 /** Where a query's SQL and its bound parameters grow together, so user text only ever travels as a parameter. */
@@ -100,39 +104,46 @@ class Sql {
  */
 export function searchTranscripts(db: Database, search: TranscriptSearch, tuning: SearchTuning = DEFAULT_SEARCH_TUNING): { total: number; results: TranscriptSearchResult[] } {
   const statements = statementsOf(db);
-  const workspaceRow = statements
+  const workspace = statements
     .get('SELECT number, segments FROM search_workspaces WHERE workspace_id = ?')
     .get(search.workspaceId) as { number: number; segments: number } | undefined;
-  if (workspaceRow === undefined) return { total: 0, results: [] };
-  const workspace: Workspace = {
-    low: workspaceRow.number * SEGMENTS_PER_WORKSPACE,
-    high: (workspaceRow.number + 1) * SEGMENTS_PER_WORKSPACE - 1,
-    segments: workspaceRow.segments,
+  if (workspace === undefined) return { total: 0, results: [] };
+  const expressions = new Map<string, string>();
+  for (const word of search.words) {
+    const expression = expressions.get(word) ?? wordExpression(db, word);
+    // A word no indexed text contains: nothing can match.
+    if (expression === undefined) return { total: 0, results: [] };
+    expressions.set(word, expression);
+  }
+  const query: Query = {
+    search,
+    low: workspace.number * SEGMENTS_PER_WORKSPACE,
+    high: (workspace.number + 1) * SEGMENTS_PER_WORKSPACE - 1,
+    segments: workspace.segments,
+    expressions,
   };
-  const rarest = search.words.length > 1 ? rarestWord(statements, workspace, search.words, tuning) : undefined;
-  const total = countAnchors(statements, workspace, search, rarest);
+  const rarest = search.words.length > 1 ? rarestWord(statements, query, tuning) : undefined;
+  const total = countAnchors(statements, query, rarest);
   if (total === 0 || search.offset >= total) return { total, results: [] };
 
   let rows: SegmentRow[];
   const sql = new Sql();
   const columns = 's.segment_id, s.job_id, s.call_id, s.campaign_id, s.started_at, s.speaker, s.text, s.start_time, s.end_time';
   const order = 'ORDER BY s.started_at DESC, s.job_id DESC, s.start_time, s.segment_id';
+  const page = () => `LIMIT ${sql.bind(search.limit)} OFFSET ${sql.bind(search.offset)}`;
   const pageEnd = search.offset + search.limit;
   if (rarest !== undefined) {
-    const from = rareDrivenAnchors(sql, workspace, search, rarest);
-    rows = statements.get(`SELECT DISTINCT ${columns} ${from} ${order} LIMIT ${sql.bind(search.limit)} OFFSET ${sql.bind(search.offset)}`).all(...sql.parameters) as SegmentRow[];
-  } else if (pageEnd * (workspace.segments / total) * tuning.walkCost < total) {
+    const from = rareDrivenAnchors(sql, query, rarest);
+    rows = statements.get(`SELECT DISTINCT ${columns} ${from} ${order} ${page()}`).all(...sql.parameters) as SegmentRow[];
+  } else if (pageEnd * (query.segments / total) * tuning.walkCost < total) {
     // Many anchors: read the workspace in result order and stop at the page's end.
     const where = [`s.workspace_id = ${sql.bind(search.workspaceId)}`, holds('f', search.words[0]!, sql), ...filterConditions(sql, search), ...nearConditions(sql, search.words.slice(1))];
     rows = statements
-      .get(
-        `SELECT ${columns} FROM search_segments s INDEXED BY search_segments_by_time CROSS JOIN ${INDEXED_TEXT} f ON f.id = s.segment_id
-         WHERE ${where.join(' AND ')} ${order} LIMIT ${sql.bind(search.limit)} OFFSET ${sql.bind(search.offset)}`,
-      )
+      .get(`SELECT ${columns} FROM search_segments s INDEXED BY search_segments_by_time CROSS JOIN ${INDEXED_TEXT} f ON f.id = s.segment_id WHERE ${where.join(' AND ')} ${order} ${page()}`)
       .all(...sql.parameters) as SegmentRow[];
   } else {
-    const from = firstWordAnchors(sql, workspace, search, search.words.slice(1));
-    rows = statements.get(`SELECT ${columns} ${from} ${order} LIMIT ${sql.bind(search.limit)} OFFSET ${sql.bind(search.offset)}`).all(...sql.parameters) as SegmentRow[];
+    const from = firstWordAnchors(sql, query, search.words.slice(1));
+    rows = statements.get(`SELECT ${columns} ${from} ${order} ${page()}`).all(...sql.parameters) as SegmentRow[];
   }
 
   const neighbours = statements.get(
@@ -166,52 +177,72 @@ export function searchTranscripts(db: Database, search: TranscriptSearch, tuning
   };
 }
 
+/**
+ * The FTS5 expression finding `word` in the index, or undefined when no indexed text contains it. From three
+ * characters, the phrase of its trigrams. A shorter word is found as the prefix of the trigrams that start with it
+ * (every character starts one, search-text.ts `indexedText`): the expression is the OR of those trigrams, listed
+ * by fts5vocab from the index's term list (the list's cost follows those trigrams' postings, as the query's does).
+ */
+export function wordExpression(db: Database, word: string): string | undefined {
+  if (codePointLength(word) >= INDEXED_WORD_LENGTH) return ftsPhrase(word);
+  db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.${TERMS} USING fts5vocab(main, 'search_segments_fts', 'row')`);
+  const terms = statementsOf(db)
+    .get(`SELECT term FROM temp.${TERMS} WHERE term >= ? AND term <= ?`)
+    .all(word, `${word}\u{10FFFF}`) as Array<{ term: string }>;
+  return terms.length === 0 ? undefined : terms.map(({ term }) => ftsPhrase(term)).join(' OR ');
+}
+
+/** The term list of the trigram index, a connection's own (temp) view: nothing to keep in read.db. */
+const TERMS = 'search_segments_terms';
+
 /** The exact number of anchors, by the cheapest of the plans above. */
-function countAnchors(statements: Statements, workspace: Workspace, search: TranscriptSearch, rarest: string | undefined): number {
+function countAnchors(statements: Statements, query: Query, rarest: string | undefined): number {
+  const { search } = query;
   const [first, ...others] = search.words;
   const filtered = filterConditions(new Sql(), search).length > 0;
   const count = (sql: Sql, from: string, what = '*') => (statements.get(`SELECT count(${what}) AS total ${from}`).get(...sql.parameters) as { total: number }).total;
 
   if (others.length === 0 && !filtered) {
-    // A bare count over the workspace's part of the index: FTS5's own doclist walk, or the text scan of one
-    // character, with no join.
+    // A bare count over the workspace's part of the index: FTS5's own doclist walk, with no join.
     const sql = new Sql();
-    return count(sql, `FROM search_segments_fts f WHERE ${contains('f', first!, sql)} AND ${inRange('f', workspace, sql)}`);
+    return count(sql, `FROM search_segments_fts f WHERE ${matches('f', query.expressions.get(first!)!, sql)} AND ${inRange('f', query, sql)}`);
   }
   if (rarest !== undefined) {
     const sql = new Sql();
-    return count(sql, rareDrivenAnchors(sql, workspace, search, rarest), 'DISTINCT s.segment_id');
+    return count(sql, rareDrivenAnchors(sql, query, rarest), 'DISTINCT s.segment_id');
   }
-  if (others.length > 0 && search.words.every(indexed)) {
+  if (others.length > 0) {
     // Every word common: the segments holding them all are anchors whatever their neighbours, and FTS5 counts
     // them by intersecting the words' postings; only the other segments holding the first word need their
     // neighbours looked at.
-    const every = search.words.map((word) => ftsPhrase(doubledForIndex(word))).join(' AND ');
+    const group = (word: string) => `(${query.expressions.get(word)!})`;
+    const every = search.words.map(group).join(' AND ');
     const together = new Sql();
     const holdingAll = filtered
-      ? count(together, `FROM search_segments_fts f CROSS JOIN search_segments s ON s.segment_id = f.rowid WHERE f.search_segments_fts MATCH ${together.bind(every)} AND ${inRange('f', workspace, together)} AND ${filterConditions(together, search).join(' AND ')}`)
-      : count(together, `FROM search_segments_fts f WHERE f.search_segments_fts MATCH ${together.bind(every)} AND ${inRange('f', workspace, together)}`);
+      ? count(together, `FROM search_segments_fts f CROSS JOIN search_segments s ON s.segment_id = f.rowid WHERE ${matches('f', every, together)} AND ${inRange('f', query, together)} AND ${filterConditions(together, search).join(' AND ')}`)
+      : count(together, `FROM search_segments_fts f WHERE ${matches('f', every, together)} AND ${inRange('f', query, together)}`);
     const apart = new Sql();
-    const notAll = `${ftsPhrase(doubledForIndex(first!))} NOT (${others.map((word) => ftsPhrase(doubledForIndex(word))).join(' AND ')})`;
-    const where = [`f.search_segments_fts MATCH ${apart.bind(notAll)}`, inRange('f', workspace, apart), ...filterConditions(apart, search), ...nearConditions(apart, others)];
+    const notAll = `${group(first!)} NOT (${others.map(group).join(' AND ')})`;
+    const where = [matches('f', notAll, apart), inRange('f', query, apart), ...filterConditions(apart, search), ...nearConditions(apart, others)];
     return holdingAll + count(apart, `FROM search_segments_fts f CROSS JOIN search_segments s ON s.segment_id = f.rowid WHERE ${where.join(' AND ')}`);
   }
   const sql = new Sql();
-  return count(sql, firstWordAnchors(sql, workspace, search, others));
+  return count(sql, firstWordAnchors(sql, query, others));
 }
 
 /**
- * The rarest indexed word of a phrase after the first, when it has fewer than `tuning.rareHits` hits in the
- * workspace; each word's hits are counted only up to the cap, so probing a common word costs little.
+ * The rarest word of a phrase after the first, when it has fewer than `tuning.rareHits` hits in the workspace;
+ * each word's hits are counted only up to the cap, so probing a common word costs little. The first word is not
+ * probed: a rare word elsewhere bounds the work whether or not the first is rarer.
  */
-function rarestWord(statements: Statements, workspace: Workspace, words: string[], tuning: SearchTuning): string | undefined {
+function rarestWord(statements: Statements, query: Query, tuning: SearchTuning): string | undefined {
+  const [first, ...others] = query.search.words;
   let rarest: { word: string; hits: number } | undefined;
-  // The first word is not probed: a rare word elsewhere bounds the work whether or not the first is rarer.
-  for (const word of new Set(words.slice(1))) {
-    if (!indexed(word) || word === words[0]) continue;
+  for (const word of new Set(others)) {
+    if (word === first) continue;
     const sql = new Sql();
     const { hits } = statements
-      .get(`SELECT count(*) AS hits FROM (SELECT 1 FROM search_segments_fts f WHERE ${contains('f', word, sql)} AND ${inRange('f', workspace, sql)} LIMIT ${sql.bind(tuning.rareHits)})`)
+      .get(`SELECT count(*) AS hits FROM (SELECT 1 FROM search_segments_fts f WHERE ${matches('f', query.expressions.get(word)!, sql)} AND ${inRange('f', query, sql)} LIMIT ${sql.bind(tuning.rareHits)})`)
       .get(...sql.parameters) as { hits: number };
     if (hits < tuning.rareHits && (rarest === undefined || hits < rarest.hits)) rarest = { word, hits };
   }
@@ -222,8 +253,15 @@ function rarestWord(statements: Statements, workspace: Workspace, words: string[
  * `FROM ... WHERE ...` of the anchors, driven by the first word's hits (CROSS JOIN fixes that order: SQLite would
  * otherwise walk the whole workspace by date and probe each segment), so the cost follows the number of hits.
  */
-function firstWordAnchors(sql: Sql, workspace: Workspace, search: TranscriptSearch, others: string[]): string {
-  const where = [contains('f', search.words[0]!, sql), inRange('f', workspace, sql), `s.workspace_id = ${sql.bind(search.workspaceId)}`, ...filterConditions(sql, search), ...nearConditions(sql, others)];
+function firstWordAnchors(sql: Sql, query: Query, others: string[]): string {
+  const { search } = query;
+  const where = [
+    matches('f', query.expressions.get(search.words[0]!)!, sql),
+    inRange('f', query, sql),
+    `s.workspace_id = ${sql.bind(search.workspaceId)}`,
+    ...filterConditions(sql, search),
+    ...nearConditions(sql, others),
+  ];
   return `FROM search_segments_fts f CROSS JOIN search_segments s ON s.segment_id = f.rowid WHERE ${where.join(' AND ')}`;
 }
 
@@ -232,10 +270,11 @@ function firstWordAnchors(sql: Sql, workspace: Workspace, search: TranscriptSear
  * same transcript within 5 s of one of them that hold the first word and have every other word within reach.
  * An anchor near several hits appears once per hit: count and select DISTINCT.
  */
-function rareDrivenAnchors(sql: Sql, workspace: Workspace, search: TranscriptSearch, rare: string): string {
+function rareDrivenAnchors(sql: Sql, query: Query, rare: string): string {
+  const { search } = query;
   const where = [
-    contains('r', rare, sql),
-    inRange('r', workspace, sql),
+    matches('r', query.expressions.get(rare)!, sql),
+    inRange('r', query, sql),
     holds('f', search.words[0]!, sql),
     `s.workspace_id = ${sql.bind(search.workspaceId)}`,
     ...filterConditions(sql, search),
@@ -273,15 +312,9 @@ function nearConditions(sql: Sql, words: string[]): string[] {
   );
 }
 
-/**
- * The condition on the FTS table (alias `table`) that its text contains `word`: through the trigram index from
- * two characters (doubled, see search-text.ts); a single character tests the text itself (over the workspace's
- * range: the cost grows with the workspace's segments, not with the results; such a query matches most segments).
- */
-function contains(table: string, word: string, sql: Sql): string {
-  const doubled = doubledForIndex(word);
-  if (indexed(word)) return `${table}.search_segments_fts MATCH ${sql.bind(ftsPhrase(doubled))}`;
-  return `instr(${table}.norm, ${sql.bind(doubled)}) > 0`;
+/** The FTS table (alias `table`) matches an expression (`wordExpression`, or several combined). */
+function matches(table: string, expression: string, sql: Sql): string {
+  return `${table}.search_segments_fts MATCH ${sql.bind(expression)}`;
 }
 
 /**
@@ -289,7 +322,7 @@ function contains(table: string, word: string, sql: Sql): string {
  * there would look the word's postings up again for every row.
  */
 function holds(table: string, word: string, sql: Sql): string {
-  return `instr(${table}.c0, ${sql.bind(doubledForIndex(word))}) > 0`;
+  return `instr(${table}.c0, ${sql.bind(word)}) > 0`;
 }
 
 /**
@@ -299,12 +332,8 @@ function holds(table: string, word: string, sql: Sql): string {
  */
 const INDEXED_TEXT = 'search_segments_fts_content';
 
-function inRange(table: string, workspace: Workspace, sql: Sql): string {
-  return `${table}.rowid BETWEEN ${sql.bind(workspace.low)} AND ${sql.bind(workspace.high)}`;
-}
-
-function indexed(word: string): boolean {
-  return codePointLength(word) >= INDEXED_WORD_LENGTH;
+function inRange(table: string, query: Query, sql: Sql): string {
+  return `${table}.rowid BETWEEN ${sql.bind(query.low)} AND ${sql.bind(query.high)}`;
 }
 
 /**

@@ -2,14 +2,13 @@ import type { CallEvent } from '../domain/call.ts';
 import { callIdOf } from '../domain/call.ts';
 import type { TranscriptionJobEvent } from '../domain/transcription-job.ts';
 import { defineProjection } from './projection.ts';
-import { doubledForIndex, normaliseForSearch } from './search-text.ts';
+import { indexedText, normaliseForSearch } from './search-text.ts';
 
 /**
  * The transcript search index (GET /v1/analytics/search): every segment of every completed transcription job, the
  * automatic transcripts of calls and standalone jobs alike, as one row of `search_segments` (the original text and
- * what results and filters need) and one row of the FTS5 table `search_segments_fts` (the normalised text with
- * every character doubled, trigram tokenizer: substrings of two characters or more in any script; search-text.ts
- * says why doubled).
+ * what results and filters need) and one row of the FTS5 table `search_segments_fts` (the normalised text closed
+ * by an end-of-text mark, trigram tokenizer: substrings of any length in any script; search-text.ts `indexedText`).
  *
  * Each segment carries its transcript's timeline origin, `started_at`: the call's start for a call transcript
  * (CallPlaced's, or the start the call's end names, as the calls read model does), the submission time for a
@@ -131,7 +130,7 @@ export const transcriptSearchProjection = defineProjection<CallEvent | Transcrip
               segment.start_time,
               segment.end_time,
             );
-            indexSegment.run(segmentId, doubledForIndex(normaliseForSearch(segment.text)));
+            indexSegment.run(segmentId, indexedText(normaliseForSearch(segment.text)));
           }
           countSegments.run(event.data.transcript.length, transcript.workspace_id);
           return;

@@ -47,6 +47,7 @@ interface SegmentRow {
   text: string;
   start_time: number;
   end_time: number;
+  longest_segment: number;
 }
 
 /**
@@ -128,7 +129,7 @@ export function searchTranscripts(db: Database, search: TranscriptSearch, tuning
 
   let rows: SegmentRow[];
   const sql = new Sql();
-  const columns = 's.segment_id, s.job_id, s.call_id, s.campaign_id, s.started_at, s.speaker, s.text, s.start_time, s.end_time';
+  const columns = 's.segment_id, s.job_id, s.call_id, s.campaign_id, s.started_at, s.speaker, s.text, s.start_time, s.end_time, s.longest_segment';
   const order = 'ORDER BY s.started_at DESC, s.job_id DESC, s.start_time, s.segment_id';
   const page = () => `LIMIT ${sql.bind(search.limit)} OFFSET ${sql.bind(search.offset)}`;
   const pageEnd = search.offset + search.limit;
@@ -148,14 +149,14 @@ export function searchTranscripts(db: Database, search: TranscriptSearch, tuning
 
   const neighbours = statements.get(
     `SELECT segment_id, speaker, text, start_time, end_time FROM search_segments
-     WHERE job_id = ? AND start_time <= ? AND end_time >= ? ORDER BY start_time, segment_id`,
+     WHERE job_id = ? AND start_time BETWEEN ? AND ? AND end_time >= ? ORDER BY start_time, segment_id`,
   );
   return {
     total,
     results: rows.map((row) => {
       const others =
         search.words.length > 1
-          ? otherSegments(row, search.words.slice(1), neighbours.all(row.job_id, row.end_time + PHRASE_PROXIMITY_SECONDS, row.start_time - PHRASE_PROXIMITY_SECONDS) as SegmentRow[])
+          ? otherSegments(row, search.words.slice(1), neighbours.all(row.job_id, row.start_time - PHRASE_PROXIMITY_SECONDS - row.longest_segment, row.end_time + PHRASE_PROXIMITY_SECONDS, row.start_time - PHRASE_PROXIMITY_SECONDS) as SegmentRow[])
           : [];
       return {
         call_id: row.call_id,
@@ -281,7 +282,7 @@ function rareDrivenAnchors(sql: Sql, query: Query, rare: string): string {
     ...nearConditions(sql, search.words.slice(1).filter((word) => word !== rare)),
   ];
   return `FROM search_segments_fts r CROSS JOIN search_segments rs ON rs.segment_id = r.rowid
-    CROSS JOIN search_segments s ON s.job_id = rs.job_id AND s.start_time <= rs.end_time + ${PHRASE_PROXIMITY_SECONDS} AND s.end_time >= rs.start_time - ${PHRASE_PROXIMITY_SECONDS}
+    CROSS JOIN search_segments s ON s.job_id = rs.job_id AND ${within('s', 'rs')}
     CROSS JOIN ${INDEXED_TEXT} f ON f.id = s.segment_id
     WHERE ${where.join(' AND ')}`;
 }
@@ -307,9 +308,18 @@ function filterConditions(sql: Sql, search: TranscriptSearch): string[] {
 function nearConditions(sql: Sql, words: string[]): string[] {
   return words.map(
     (word) => `EXISTS (SELECT 1 FROM search_segments o CROSS JOIN ${INDEXED_TEXT} w ON w.id = o.segment_id
-      WHERE o.job_id = s.job_id AND o.start_time <= s.end_time + ${PHRASE_PROXIMITY_SECONDS} AND o.end_time >= s.start_time - ${PHRASE_PROXIMITY_SECONDS}
-        AND ${holds('w', word, sql)})`,
+      WHERE o.job_id = s.job_id AND ${within('o', 's')} AND ${holds('w', word, sql)})`,
   );
+}
+
+/**
+ * Segment `near`'s span lies within 5 s of segment `anchor`'s (same transcript). The lower bound on `near`'s start
+ * (the transcript's longest segment before the window) adds nothing logically but keeps the look-up to the few
+ * rows around the anchor in the transcript's time index.
+ */
+function within(near: string, anchor: string): string {
+  const reach = PHRASE_PROXIMITY_SECONDS;
+  return `${near}.start_time BETWEEN ${anchor}.start_time - ${reach} - ${anchor}.longest_segment AND ${anchor}.end_time + ${reach} AND ${near}.end_time >= ${anchor}.start_time - ${reach}`;
 }
 
 /** The FTS table (alias `table`) matches an expression (`wordExpression`, or several combined). */

@@ -61,7 +61,10 @@ export const transcriptSearchProjection = defineProjection<CallEvent | Transcrip
       speaker TEXT NOT NULL,
       text TEXT NOT NULL,
       start_time REAL NOT NULL,
-      end_time REAL NOT NULL
+      end_time REAL NOT NULL,
+      -- The longest segment of the transcript (end_time - start_time): bounds a search for the segments near
+      -- one, which then reads a handful of rows of the transcript's time index, however long the transcript.
+      longest_segment REAL NOT NULL
     );
     CREATE INDEX IF NOT EXISTS search_segments_by_time ON search_segments (workspace_id, started_at DESC, job_id DESC, start_time);
     CREATE INDEX IF NOT EXISTS search_segments_by_job ON search_segments (job_id, start_time);
@@ -83,8 +86,8 @@ export const transcriptSearchProjection = defineProjection<CallEvent | Transcrip
     );
     const countSegments = db.prepare('UPDATE search_workspaces SET segments = segments + ? WHERE workspace_id = ?');
     const insertSegment = db.prepare(
-      `INSERT INTO search_segments (segment_id, workspace_id, job_id, call_id, campaign_id, language, started_at, speaker, text, start_time, end_time)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO search_segments (segment_id, workspace_id, job_id, call_id, campaign_id, language, started_at, speaker, text, start_time, end_time, longest_segment)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     const indexSegment = db.prepare('INSERT INTO search_segments_fts (rowid, norm) VALUES (?, ?)');
     return (event) => {
@@ -115,6 +118,7 @@ export const transcriptSearchProjection = defineProjection<CallEvent | Transcrip
             throw new Error(`transcript search: workspace ${transcript.workspace_id} is past the index's id space (workspace number ${workspace.number})`);
           }
           let segmentId = workspace.number * SEGMENTS_PER_WORKSPACE + workspace.segments;
+          const longestSegment = event.data.transcript.reduce((longest, segment) => Math.max(longest, segment.end_time - segment.start_time), 0);
           for (const segment of event.data.transcript) {
             segmentId++;
             insertSegment.run(
@@ -129,6 +133,7 @@ export const transcriptSearchProjection = defineProjection<CallEvent | Transcrip
               segment.text,
               segment.start_time,
               segment.end_time,
+              longestSegment,
             );
             indexSegment.run(segmentId, indexedText(normaliseForSearch(segment.text)));
           }

@@ -224,7 +224,7 @@ function countAnchors(statements: Statements, query: Query, rarest: string | und
       : count(together, `FROM search_segments_fts f WHERE ${matches('f', every, together)} AND ${inRange('f', query, together)}`);
     const apart = new Sql();
     const notAll = `${group(first!)} NOT (${others.map(group).join(' AND ')})`;
-    const where = [matches('f', notAll, apart), inRange('f', query, apart), ...filterConditions(apart, search), ...nearConditions(apart, others)];
+    const where = [matches('f', notAll, apart), inRange('f', query, apart), ...filterConditions(apart, search), ...nearHits(apart, query, others)];
     return holdingAll + count(apart, `FROM search_segments_fts f CROSS JOIN search_segments s ON s.segment_id = f.rowid WHERE ${where.join(' AND ')}`);
   }
   const sql = new Sql();
@@ -320,6 +320,19 @@ function nearConditions(sql: Sql, words: string[]): string[] {
 function within(near: string, anchor: string): string {
   const reach = PHRASE_PROXIMITY_SECONDS;
   return `${near}.start_time BETWEEN ${anchor}.start_time - ${reach} - ${anchor}.longest_segment AND ${anchor}.end_time + ${reach} AND ${near}.end_time >= ${anchor}.start_time - ${reach}`;
+}
+
+/**
+ * As nearConditions, but each word's hits in the workspace are listed once (SQLite keeps the uncorrelated
+ * subquery's rowids in a temporary index) and the segments around the anchor are looked up in that list: no
+ * text read per neighbour. For the dense phrase count, where the candidates are many and the words' postings
+ * are read anyway by the count of the segments holding them all.
+ */
+function nearHits(sql: Sql, query: Query, words: string[]): string[] {
+  return words.map(
+    (word) => `EXISTS (SELECT 1 FROM search_segments o WHERE o.job_id = s.job_id AND ${within('o', 's')}
+      AND o.segment_id IN (SELECT h.rowid FROM search_segments_fts h WHERE ${matches('h', query.expressions.get(word)!, sql)} AND ${inRange('h', query, sql)}))`,
+  );
 }
 
 /** The FTS table (alias `table`) matches an expression (`wordExpression`, or several combined). */

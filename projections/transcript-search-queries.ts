@@ -138,7 +138,7 @@ export function searchTranscripts(db: Database, search: TranscriptSearch, tuning
     rows = statements.get(`SELECT DISTINCT ${columns} ${from} ${order} ${page()}`).all(...sql.parameters) as SegmentRow[];
   } else if (pageEnd * (query.segments / total) * tuning.walkCost < total) {
     // Many anchors: read the workspace in result order and stop at the page's end.
-    const where = [`s.workspace_id = ${sql.bind(search.workspaceId)}`, holds('f', search.words[0]!, sql), ...filterConditions(sql, search), ...nearConditions(sql, search.words.slice(1))];
+    const where = [`s.workspace_id = ${sql.bind(search.workspaceId)}`, ...filterConditions(sql, search), inOrder([holds('f', search.words[0]!, sql), ...nearConditions(sql, search.words.slice(1))])];
     rows = statements
       .get(`SELECT ${columns} FROM search_segments s INDEXED BY search_segments_by_time CROSS JOIN ${INDEXED_TEXT} f ON f.id = s.segment_id WHERE ${where.join(' AND ')} ${order} ${page()}`)
       .all(...sql.parameters) as SegmentRow[];
@@ -276,15 +276,24 @@ function rareDrivenAnchors(sql: Sql, query: Query, rare: string): string {
   const where = [
     matches('r', query.expressions.get(rare)!, sql),
     inRange('r', query, sql),
-    holds('f', search.words[0]!, sql),
     `s.workspace_id = ${sql.bind(search.workspaceId)}`,
     ...filterConditions(sql, search),
-    ...nearConditions(sql, search.words.slice(1).filter((word) => word !== rare)),
+    inOrder([holds('f', search.words[0]!, sql), ...nearConditions(sql, search.words.slice(1).filter((word) => word !== rare))]),
   ];
   return `FROM search_segments_fts r CROSS JOIN search_segments rs ON rs.segment_id = r.rowid
     CROSS JOIN search_segments s ON s.job_id = rs.job_id AND ${within('s', 'rs')}
     CROSS JOIN ${INDEXED_TEXT} f ON f.id = s.segment_id
     WHERE ${where.join(' AND ')}`;
+}
+
+/**
+ * Conditions tested in this order, each only when the previous ones hold. SQLite splits a WHERE clause at its ANDs
+ * and tests each part at the first join level where its tables are available: the neighbour look-ups, which need
+ * only the anchor, would run for every anchor candidate before the (cheap) test of its text joined after it. One
+ * CASE keeps them together, in order.
+ */
+function inOrder(conditions: string[]): string {
+  return conditions.reduceRight((rest, condition) => `CASE WHEN ${condition} THEN ${rest} ELSE 0 END`, '1');
 }
 
 /** The optional filters, on the anchor segment `s`. */

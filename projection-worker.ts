@@ -13,10 +13,7 @@ import { allProjections } from './projections/index.ts';
 import type { FromProjectionWorker, ToProjectionWorker } from './projections/projection-thread.ts';
 import { ProjectionRunner, type ProjectionSource } from './projections/runner.ts';
 
-/**
- * Short transactions: here they hold no event loop, but the server's own writes to read.db (process checkpoints,
- * idempotency records) wait for the write lock while one is open.
- */
+/** Short transactions: here they hold no event loop, but the operator CLI's writes to read.db wait for them. */
 const SLICE_MS = 5;
 
 /** The store as the runner reads it, woken by the server's head notices as well as by its own polling of the file. */

@@ -46,6 +46,8 @@ export interface Config extends RawConfig {
   dataDirectory: string;
   eventsPath: string;
   readModelPath: string;
+  /** The server's own records that no event rebuilds: process checkpoints, dead letters, idempotency records. */
+  statePath: string;
   blobDirectory: string;
   urlSigningKeyPath: string;
   secretsKeyPath: string;
@@ -64,6 +66,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     dataDirectory,
     eventsPath: resolve(dataDirectory, 'events.db'),
     readModelPath: resolve(dataDirectory, 'read.db'),
+    statePath: resolve(dataDirectory, 'state.db'),
     blobDirectory: resolve(dataDirectory, 'blobs'),
     urlSigningKeyPath: resolve(dataDirectory, 'url-signing.key'),
     secretsKeyPath: resolve(dataDirectory, 'secrets.key'),

@@ -39,6 +39,8 @@ export class ProjectionThread implements Projections {
   private stopping = false;
   private notifier: AbortController | null = null;
   private restartTimer: NodeJS.Timeout | null = null;
+  /** Ends the in-thread runner that applies events while the worker starts (compiling its modules takes seconds). */
+  private handOver: (() => Promise<void>) | null = null;
 
   constructor(
     private readonly runner: ProjectionRunner,
@@ -59,6 +61,16 @@ export class ProjectionThread implements Projections {
   start(): void {
     if (this.worker || this.notifier) return;
     this.stopping = false;
+    // Until the worker reports, this thread applies: a server starts serving as fast as before, and recovery's wait
+    // for the read models does not wait for the worker's start. Both may apply at once for a moment; each
+    // transaction re-reads the checkpoints, so neither applies an event twice.
+    this.runner.start();
+    const unsubscribe = this.runner.onProgress((position) => this.advance(position));
+    this.handOver = async () => {
+      this.handOver = null;
+      unsubscribe();
+      await this.runner.stop();
+    };
     this.spawn();
     this.notifier = new AbortController();
     void this.notifyHead(this.notifier.signal);
@@ -66,6 +78,7 @@ export class ProjectionThread implements Projections {
 
   async stop(): Promise<void> {
     this.stopping = true;
+    await this.handOver?.();
     this.notifier?.abort();
     this.notifier = null;
     if (this.restartTimer) clearTimeout(this.restartTimer);
@@ -89,11 +102,16 @@ export class ProjectionThread implements Projections {
 
   async catchUp(): Promise<void> {
     await this.runner.catchUp();
-    this.applied.set(Math.max(this.applied.position, this.runner.position));
+    this.advance(this.runner.position);
   }
 
   async rebuild(name: string): Promise<void> {
     await this.runner.rebuild(name);
+  }
+
+  /** Two appliers may report (this thread's while the worker starts, the worker's): the position only moves forward. */
+  private advance(position: number): void {
+    if (position > this.applied.position) this.applied.set(position);
   }
 
   private spawn(): void {
@@ -104,7 +122,9 @@ export class ProjectionThread implements Projections {
     });
     this.worker = worker;
     worker.on('message', (message: FromProjectionWorker) => {
-      if (message.type === 'applied') this.applied.set(message.position);
+      if (message.type !== 'applied') return;
+      this.advance(message.position);
+      void this.handOver?.();
     });
     worker.on('error', (error) => this.options.logger?.error({ err: error }, 'projection thread failed'));
     worker.on('exit', (code) => {

@@ -60,8 +60,7 @@ export type ProjectionSource = Pick<EventStore, 'readAll' | 'waitForEvents' | 'h
 export interface ProjectionRunnerOptions {
   /**
    * How long one transaction may apply events (default 20 ms). In this thread it bounds how long the event loop
-   * waits; in the projection thread, how long the server's own writes to read.db (process checkpoints, idempotency
-   * records) may wait for the write lock.
+   * waits; in the projection thread, how long the operator CLI's writes to read.db may wait for the write lock.
    */
   sliceMs?: number;
 }

@@ -32,6 +32,8 @@ export async function freePort(): Promise<number> {
 
 export interface TestServer {
   readonly baseUrl: string;
+  /** The server process's id (its RSS can be read from /proc without asking the server). */
+  readonly pid: number | undefined;
   readonly dataDir: string;
   /** Everything the server wrote to stdout and stderr so far. */
   output(): string;
@@ -109,6 +111,9 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
   return {
     get baseUrl() {
       return baseUrl;
+    },
+    get pid() {
+      return child.pid;
     },
     dataDir,
     output,

@@ -7,7 +7,7 @@
  * A phrase word ending in `*` matches any word that starts with it (`கோப*` matches கோபம், கோபமா, கோபத்தில்),
  * which lexicons use for the inflected forms of Tamil, Telugu and Marathi.
  */
-import { languageSubtag } from '../../domain/shared/language.ts';
+import { languageSubtag } from '../language.ts';
 
 
 // Zero-width space, ZWNJ, ZWJ, word joiner and BOM: invisible, and typed inconsistently in Telugu and Marathi.

@@ -1,0 +1,175 @@
+/**
+ * Finds a compliance lexicon's phrases in one transcript turn, with negation scope: "I am not threatening you",
+ * "police will not come", "पुलिस नहीं आएगी", "போலீஸ் வராது" do not count, but "if you don't pay, police will
+ * come" does (the negator belongs to the condition). Lexicons are chosen per clause by script
+ * (domain/shared/text/lexicon-selection.ts), so Hinglish in a Hindi call and English words in a Tamil call are
+ * read with the right lists.
+ */
+import { lexiconKeysForWords, type LexiconKey } from '../shared/text/lexicon-selection.ts';
+import { compilePhrase, phraseMatchesAt, tokenize, type CompiledPhrase } from '../shared/text/normalize.ts';
+import type { ComplianceLexicon, ComplianceList } from './lexicon/compliance-lexicon.ts';
+import { complianceLexicons } from './lexicon/index.ts';
+
+export interface PhraseHit {
+  /** The lexicon phrase as written in the list. */
+  phrase: string;
+  lexicon: LexiconKey;
+}
+
+export interface FindOptions {
+  /** Whether a negated occurrence is dropped (threats, claims, disclosures); opt-out phrases carry their negator. */
+  negatable: boolean;
+  /** A list whose phrases cancel an overlapping hit ("settlement offer" is not promotional). */
+  except?: ComplianceList;
+}
+
+interface Compiled {
+  text: string;
+  words: CompiledPhrase;
+}
+
+type CompiledLexicon = {
+  lists: Map<ComplianceList, Compiled[]>;
+  negatorsBefore: Compiled[];
+  negatorsAfter: Compiled[];
+  clauseNegators: Compiled[];
+  scopeBreaks: Compiled[];
+  conditionOpeners: Compiled[];
+  negatorWordsBefore: number;
+  negatorWordsAfter: number;
+};
+
+const compiledLexicons = new Map<LexiconKey, CompiledLexicon>();
+
+function compileAll(phrases: readonly string[], key: LexiconKey): Compiled[] {
+  return phrases.map((text) => ({ text, words: compilePhrase(text, key) })).filter((phrase) => phrase.words.length > 0);
+}
+
+function compiledLexicon(key: LexiconKey): CompiledLexicon {
+  let compiled = compiledLexicons.get(key);
+  if (!compiled) {
+    const lexicon: ComplianceLexicon = complianceLexicons[key];
+    const lists = new Map<ComplianceList, Compiled[]>();
+    compiled = {
+      lists,
+      negatorsBefore: compileAll(lexicon.negatorsBefore, key),
+      negatorsAfter: compileAll(lexicon.negatorsAfter, key),
+      clauseNegators: compileAll(lexicon.clauseNegators, key),
+      scopeBreaks: compileAll(lexicon.scopeBreaks, key),
+      conditionOpeners: compileAll(lexicon.conditionOpeners, key),
+      negatorWordsBefore: lexicon.negatorWordsBefore,
+      negatorWordsAfter: lexicon.negatorWordsAfter,
+    };
+    compiledLexicons.set(key, compiled);
+  }
+  return compiled;
+}
+
+function listOf(lexicon: CompiledLexicon, key: LexiconKey, list: ComplianceList): Compiled[] {
+  let phrases = lexicon.lists.get(list);
+  if (!phrases) {
+    phrases = compileAll(complianceLexicons[key][list], key);
+    lexicon.lists.set(list, phrases);
+  }
+  return phrases;
+}
+
+/** The length of the first of `phrases` that matches at `index`, or 0. */
+function matchLengthAt(words: readonly string[], phrases: readonly Compiled[], index: number): number {
+  for (const phrase of phrases) if (phraseMatchesAt(words, phrase.words, index)) return phrase.words.length;
+  return 0;
+}
+
+interface Span {
+  start: number;
+  end: number;
+}
+
+function spansOf(words: readonly string[], phrases: readonly Compiled[], from: number, to: number): Span[] {
+  const spans: Span[] = [];
+  for (let index = from; index < to; index++) {
+    for (const phrase of phrases) {
+      if (index + phrase.words.length <= to && phraseMatchesAt(words, phrase.words, index)) {
+        spans.push({ start: index, end: index + phrase.words.length });
+      }
+    }
+  }
+  return spans;
+}
+
+/** Split a clause at scope breaks ("then", "तो", "वरना"): the break words belong to neither side. */
+function scopesOf(words: readonly string[], lexicons: readonly CompiledLexicon[]): Span[] {
+  const scopes: Span[] = [];
+  let start = 0;
+  let index = 0;
+  while (index < words.length) {
+    const length = Math.max(0, ...lexicons.map((lexicon) => matchLengthAt(words, lexicon.scopeBreaks, index)));
+    if (length > 0) {
+      if (index > start) scopes.push({ start, end: index });
+      index += length;
+      start = index;
+    } else {
+      index++;
+    }
+  }
+  if (start < words.length) scopes.push({ start, end: words.length });
+  return scopes;
+}
+
+function isNegated(words: readonly string[], hit: Span, scope: Span, lexicons: readonly CompiledLexicon[], ignored: readonly Span[]): boolean {
+  const isIgnored = (index: number) => ignored.some((span) => index >= span.start && index < span.end);
+  // A negator after "if"/"अगर" negates the condition ("if you don't pay"), not the consequence that follows.
+  let from = scope.start;
+  for (const lexicon of lexicons) {
+    for (let index = scope.start; index < hit.start; index++) {
+      if (matchLengthAt(words, lexicon.conditionOpeners, index) > 0) from = Math.max(from, index + 1);
+    }
+  }
+  for (const lexicon of lexicons) {
+    for (let index = from; index < hit.start; index++) {
+      if (!isIgnored(index) && matchLengthAt(words, lexicon.clauseNegators, index) > 0) return true;
+    }
+    for (let distance = 1; distance <= lexicon.negatorWordsBefore; distance++) {
+      const index = hit.start - distance;
+      if (index < from) break;
+      if (!isIgnored(index) && matchLengthAt(words, lexicon.negatorsBefore, index) > 0) return true;
+    }
+    for (let index = hit.end; index < Math.min(scope.end, hit.end + lexicon.negatorWordsAfter); index++) {
+      if (!isIgnored(index) && matchLengthAt(words, lexicon.negatorsAfter, index) > 0) return true;
+    }
+  }
+  return false;
+}
+
+// Clause breaks: a negator never reaches across a comma, full stop, danda or question mark.
+const CLAUSE_BREAK = /[.,!?;:।॥\n]+/u;
+
+/** The first (not negated, when `negatable`) occurrence of a phrase of `list` in `text`, or null. */
+export function findPhrase(text: string, language: string, list: ComplianceList, options: FindOptions): PhraseHit | null {
+  for (const clause of text.split(CLAUSE_BREAK)) {
+    const words = tokenize(clause, language);
+    if (words.length === 0) continue;
+    const keys = lexiconKeysForWords(language, words);
+    const lexicons = keys.map(compiledLexicon);
+    for (const scope of scopesOf(words, lexicons)) {
+      const listSpans = keys.flatMap((key, i) => spansOf(words, listOf(lexicons[i]!, key, list), scope.start, scope.end));
+      const exceptSpans = options.except
+        ? keys.flatMap((key, i) => spansOf(words, listOf(lexicons[i]!, key, options.except!), scope.start, scope.end))
+        : [];
+      for (const [i, key] of keys.entries()) {
+        for (const phrase of listOf(lexicons[i]!, key, list)) {
+          for (let index = scope.start; index + phrase.words.length <= scope.end; index++) {
+            if (!phraseMatchesAt(words, phrase.words, index)) continue;
+            const hit = { start: index, end: index + phrase.words.length };
+            if (exceptSpans.some((span) => span.start < hit.end && hit.start < span.end)) continue;
+            // Negators inside another match of the list ("छोड़ेंगे नहीं" is itself a threat) negate nothing.
+            const others = listSpans.filter((span) => span.end <= hit.start || span.start >= hit.end);
+            if (options.negatable && isNegated(words, hit, scope, lexicons, others)) continue;
+            return { phrase: phrase.text, lexicon: key };
+          }
+        }
+      }
+    }
+  }
+  return null;
+}

@@ -10,6 +10,6 @@ import { evidenceOf, nonAgentSegments, turnsWith } from './turn-search.ts';
 
 export function detectOptOut(segments: readonly TranscriptSegment[], language: string): Evidence | null {
   // The phrases carry their own negator ("मत", "don't"), so negation scope does not apply.
-  const first = turnsWith(nonAgentSegments(segments), language, 'optOut', { negatable: false })[0];
+  const first = turnsWith(nonAgentSegments(segments), language, 'optOut', { negatable: false, except: 'notOptOut' })[0];
   return first ? evidenceOf(first.segment) : null;
 }

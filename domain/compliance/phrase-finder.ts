@@ -21,6 +21,11 @@ export interface FindOptions {
   negatable: boolean;
   /** A list whose phrases cancel an overlapping hit ("settlement offer" is not promotional). */
   except?: ComplianceList;
+  /**
+   * A list that claims the whole clause: "police will come to your house" is a false claim, so its "come to your
+   * house" is not also counted as the lender's own threat.
+   */
+  yieldsTo?: ComplianceList;
 }
 
 interface Compiled {
@@ -35,6 +40,7 @@ type CompiledLexicon = {
   clauseNegators: Compiled[];
   scopeBreaks: Compiled[];
   conditionOpeners: Compiled[];
+  coordinators: Compiled[];
   negatorWordsBefore: number;
   negatorWordsAfter: number;
 };
@@ -57,6 +63,7 @@ function compiledLexicon(key: LexiconKey): CompiledLexicon {
       clauseNegators: compileAll(lexicon.clauseNegators, key),
       scopeBreaks: compileAll(lexicon.scopeBreaks, key),
       conditionOpeners: compileAll(lexicon.conditionOpeners, key),
+      coordinators: compileAll(lexicon.coordinators, key),
       negatorWordsBefore: lexicon.negatorWordsBefore,
       negatorWordsAfter: lexicon.negatorWordsAfter,
     };
@@ -141,6 +148,36 @@ function isNegated(words: readonly string[], hit: Span, scope: Span, lexicons: r
   return false;
 }
 
+interface Hit extends Span {
+  phrase: string;
+  lexicon: LexiconKey;
+}
+
+function hitsOf(words: readonly string[], scope: Span, keys: readonly LexiconKey[], lexicons: readonly CompiledLexicon[], list: ComplianceList): Hit[] {
+  const hits: Hit[] = [];
+  for (const [i, key] of keys.entries()) {
+    for (const phrase of listOf(lexicons[i]!, key, list)) {
+      for (let index = scope.start; index + phrase.words.length <= scope.end; index++) {
+        if (phraseMatchesAt(words, phrase.words, index)) hits.push({ start: index, end: index + phrase.words.length, phrase: phrase.text, lexicon: key });
+      }
+    }
+  }
+  // The same words found by two lexicons (English and Hinglish both list "police") are one hit.
+  const seen = new Set<string>();
+  return hits
+    .sort((a, b) => a.start - b.start || b.end - a.end)
+    .filter((hit) => !seen.has(`${hit.start}:${hit.end}`) && seen.add(`${hit.start}:${hit.end}`) !== undefined);
+}
+
+/** Whether only coordinators ("or", "और", "ना") stand between two hits: the second shares the first's negation. */
+function coordinated(words: readonly string[], previous: Span, next: Span, lexicons: readonly CompiledLexicon[]): boolean {
+  if (next.start <= previous.end || next.start - previous.end > 2) return false;
+  for (let index = previous.end; index < next.start; index++) {
+    if (!lexicons.some((lexicon) => matchLengthAt(words, lexicon.coordinators, index) > 0)) return false;
+  }
+  return true;
+}
+
 // Clause breaks: a negator never reaches across a comma, full stop, danda or question mark.
 const CLAUSE_BREAK = /[.,!?;:।॥\n]+/u;
 
@@ -151,23 +188,21 @@ export function findPhrase(text: string, language: string, list: ComplianceList,
     if (words.length === 0) continue;
     const keys = lexiconKeysForWords(language, words);
     const lexicons = keys.map(compiledLexicon);
+    const whole = { start: 0, end: words.length };
+    if (options.yieldsTo && hitsOf(words, whole, keys, lexicons, options.yieldsTo).length > 0) continue;
     for (const scope of scopesOf(words, lexicons)) {
-      const listSpans = keys.flatMap((key, i) => spansOf(words, listOf(lexicons[i]!, key, list), scope.start, scope.end));
-      const exceptSpans = options.except
-        ? keys.flatMap((key, i) => spansOf(words, listOf(lexicons[i]!, key, options.except!), scope.start, scope.end))
-        : [];
-      for (const [i, key] of keys.entries()) {
-        for (const phrase of listOf(lexicons[i]!, key, list)) {
-          for (let index = scope.start; index + phrase.words.length <= scope.end; index++) {
-            if (!phraseMatchesAt(words, phrase.words, index)) continue;
-            const hit = { start: index, end: index + phrase.words.length };
-            if (exceptSpans.some((span) => span.start < hit.end && hit.start < span.end)) continue;
-            // Negators inside another match of the list ("छोड़ेंगे नहीं" is itself a threat) negate nothing.
-            const others = listSpans.filter((span) => span.end <= hit.start || span.start >= hit.end);
-            if (options.negatable && isNegated(words, hit, scope, lexicons, others)) continue;
-            return { phrase: phrase.text, lexicon: key };
-          }
-        }
+      const hits = hitsOf(words, scope, keys, lexicons, list);
+      const exceptions = options.except ? hitsOf(words, scope, keys, lexicons, options.except) : [];
+      let previous: { hit: Hit; negated: boolean } | null = null;
+      for (const hit of hits) {
+        if (exceptions.some((span) => span.start < hit.end && hit.start < span.end)) continue;
+        // Negators inside another match of the list ("छोड़ेंगे नहीं" is itself a threat) negate nothing.
+        const others = hits.filter((span) => span.end <= hit.start || span.start >= hit.end);
+        const negated: boolean =
+          options.negatable &&
+          (isNegated(words, hit, scope, lexicons, others) || (previous !== null && previous.negated && coordinated(words, previous.hit, hit, lexicons)));
+        if (!negated) return { phrase: hit.phrase, lexicon: hit.lexicon };
+        previous = { hit, negated };
       }
     }
   }

@@ -34,6 +34,8 @@ export interface ComplianceLexicon {
   notPromotional: readonly string[];
   /** The customer asks not to be called again. */
   optOut: readonly string[];
+  /** Phrases that contain an opt-out but only limit when to call ("don't call me at the office"): a match inside one is dropped. */
+  notOptOut: readonly string[];
   /** Negators that precede what they negate ("not", "no"), within `negatorWordsBefore` words. */
   negatorsBefore: readonly string[];
   negatorWordsBefore: number;
@@ -44,6 +46,8 @@ export interface ComplianceLexicon {
   clauseNegators: readonly string[];
   /** Words that end a negation's reach: the consequence of a condition ("then", "तो", "तर"), "but". */
   scopeBreaks: readonly string[];
+  /** "or", "and", "या", "ना": a negation carries over a list ("no police or arrest", "ना पुलिस ना केस"). */
+  coordinators: readonly string[];
   /** Words that open a condition ("if", "अगर"): a negator after one belongs to the condition, not to what follows. */
   conditionOpeners: readonly string[];
 }
@@ -61,4 +65,5 @@ export type ComplianceList =
   | 'recordingDisclosure'
   | 'promotional'
   | 'notPromotional'
-  | 'optOut';
+  | 'optOut'
+  | 'notOptOut';

@@ -14,6 +14,7 @@ export const en: ComplianceLexicon = {
     'call your office', 'call your references', 'shame you', 'humiliate you', 'embarrass you', 'put up posters',
     'your photo', 'social media', 'shameless', 'cheat', 'fraud', 'thief', 'liar', 'useless', 'idiot', 'stupid',
     'pathetic', 'bloody', 'bastard', 'rascal', 'beggar', 'no shame', 'what kind of person you are',
+    'disgrace', 'people like you', 'everyone in your building', 'your whole building', 'your society will know', 'everyone will know', 'will know you are', 'defaulter', 'cheater',
   ],
   falseClaims: [
     'police', 'cops', 'arrest', 'arrested', 'fir', 'police case', 'police complaint', 'criminal case', 'jail', 'prison',
@@ -44,16 +45,19 @@ export const en: ComplianceLexicon = {
   purpose: [
     'calling about', 'calling regarding', 'regarding', 'about your', 'calling to', 'reason for my call', 'reason for this call',
     'renewal', 'reminder', 'request', 'follow up', 'update', 'policy', 'premium',
+    'payment',
   ],
   recordingDisclosure: [
     'call is being recorded', 'call is recorded', 'call may be recorded', 'call will be recorded', 'being recorded',
     'is recorded', 'is being recorded', 'recorded for quality', 'recorded for training', 'call recording', 'we record this call',
+    'call recorded', 'recorded line',
   ],
   promotional: [
     'special offer', 'exclusive offer', 'limited period offer', 'limited time offer', 'limited period', 'offer on',
     'home loan offer', 'loan offer', 'card offer', 'pre approved', 'preapproved', 'cashback', 'cash back', 'discount',
     'new credit card', 'upgrade your', 'upgrade to', 'apply today', 'apply now', 'would you like to apply',
     'would you like to buy', 'buy now', 'free gift', 'lowest interest', 'special rate', 'zero joining fee', 'welcome voucher',
+    'bonanza', 'festive offer', 'interested?', 'are you interested', 'would you be interested', 'gold loan at', 'at just', 'only at', 'scheme for you',
   ],
   notPromotional: ['settlement offer', 'settlement discount', 'one time settlement'],
   optOut: [
@@ -61,12 +65,15 @@ export const en: ComplianceLexicon = {
     'do not call again', "don't call me again", 'do not call me again', 'remove my number', 'delete my number',
     'take my number off', 'take me off', 'off your list', "don't contact me", 'do not contact me', 'no more calls',
     'unsubscribe', 'do not disturb me again', "don't ever call",
+    "don't want any more calls", "don't want any more of these calls", 'no more of these calls', "don't want these calls", 'do not want these calls', 'never call this number', 'stop these calls',
   ],
+  notOptOut: ["don't call me at", "don't call me after", "don't call me before", "don't call me now", "don't call me during", 'do not call me at', 'do not call me after', 'do not call me before', 'do not call me during', "don't call me on weekdays", "don't call me in the morning"],
   negatorsBefore: ['not', 'no', 'never', "don't", "doesn't", "didn't", "isn't", "aren't", "wasn't", "won't", "can't", 'cannot', "wouldn't", "shouldn't", 'without'],
   negatorWordsBefore: 3,
   negatorsAfter: ['not', 'never', "won't", "don't", "isn't", "aren't", "doesn't", "can't", 'cannot'],
   negatorWordsAfter: 3,
   clauseNegators: ['nobody', 'no one', 'noone', 'nothing', 'never', 'neither', 'none'],
   scopeBreaks: ['then', 'otherwise', 'or else', 'else', 'but', 'and then', 'so that'],
+  coordinators: ['or', 'nor', 'and'],
   conditionOpeners: ['if', 'unless'],
 };

@@ -11,6 +11,7 @@ export const hiLatn: ComplianceLexicon = {
     'rishtedaron ko', 'padosiyon ko', 'biwi ko bata', 'biwi ko bech', 'badnaam kar', 'beizzati', 'izzat utaar',
     'tamasha karenge', 'besharam', 'sharam nahi aati', 'chor', 'dhokebaaz', 'fraud', 'kamine', 'harami', 'nalayak',
     'bewakoof', 'bhikhari', 'aukaat', 'pachtaoge',
+    'natak mat kar*', 'tum jaise log*', 'tumhare jaise log*', 'poori colony', 'colony mein', 'sabko pata chal', 'ghar bhej*', 'apne aadmi', 'ladke bhej*', 'society mein',
   ],
   falseClaims: [
     'police', 'arrest', 'giraftar', 'girftar', 'fir', 'jail', 'jel', 'thane', 'warrant', 'non bailable',
@@ -29,18 +30,21 @@ export const hiLatn: ComplianceLexicon = {
   thirdParty: ['unka', 'unki', 'unke', 'papa', 'bhai hoon', 'wife hoon', 'beta bol raha', 'ghar pe nahi', 'ghar par nahi', 'wrong number', 'galat number'],
   selfIntroduction: ['mera naam', 'bol raha hoon', 'bol rahi hoon', 'baat kar raha hoon', 'baat kar rahi hoon'],
   organisationIntroduction: ['ki taraf se', 'ki or se', 'se bol raha', 'se bol rahi', 'se baat kar raha', 'se call'],
-  purpose: ['ke baare mein', 'ke bare mein', 'ke silsile mein', 'ke sambandh mein', 'regarding', 'yaad dilane', 'renewal', 'policy', 'premium', 'request'],
-  recordingDisclosure: ['record ho rahi', 'record ki ja rahi', 'record kiya ja raha', 'record hogi', 'record ho sakti', 'recording'],
+  purpose: ['ke baare mein', 'ke bare mein', 'ke silsile mein', 'ke sambandh mein', 'regarding', 'yaad dilane', 'renewal', 'policy', 'premium', 'request', 'payment', 'bhugtan'],
+  recordingDisclosure: ['record ho rahi', 'record ki ja rahi', 'record kiya ja raha', 'record hogi', 'record ho sakti', 'recording', 'recorded hai', 'call recorded', 'recorded'],
   promotional: [
     'offer', 'special offer', 'khaas offer', 'chhoot', 'discount', 'cashback', 'pre approved', 'preapproved', 'naya credit card',
     'naye credit card', 'apply kar lijiye', 'apply kijiye', 'apply karein', 'abhi le lijiye', 'sabse kam byaaj',
+    'scheme', 'interested ho', 'interested hain', 'percent pe', 'percent par', 'lena chahenge', 'diwali offer',
   ],
   notPromotional: ['settlement offer', 'settlement mein chhoot', 'byaaj mein chhoot', 'penalty mein chhoot'],
   optOut: [
     'call mat kar*', 'phone mat kar*', 'call mat ki*', 'phone mat ki*', 'call na kar*', 'phone na kar*', 'call nahi karna',
     'phone nahi karna', 'dobara call mat', 'dobara phone mat', 'number hata', 'number delete', 'call karna band',
     'phone karna band', 'pareshan mat kar*',
+    'call nahi aana', 'phone nahi aana', 'call nahi chahiye', 'phone nahi chahiye', 'list se nikal', 'number nikal', 'kabhi call mat',
   ],
+  notOptOut: ['office mein call mat', 'abhi call mat', 'abhi phone mat', 'raat ko call mat', 'subah call mat'],
   negatorsBefore: ['nahi', 'nahin', 'nhi', 'nai', 'mat'],
   negatorWordsBefore: 1,
   negatorsAfter: ['nahi', 'nahin', 'nhi', 'nai', 'mat', 'na'],
@@ -48,5 +52,6 @@ export const hiLatn: ComplianceLexicon = {
   clauseNegators: ['koi nahi', 'kabhi nahi'],
   // Bare "to" is left out: in code-mixed speech it is as often the English "to" ("going to arrest").
   scopeBreaks: ['toh', 'nahi to', 'nahi toh', 'warna', 'varna', 'lekin', 'magar', 'balki', 'phir'],
+  coordinators: ['ya', 'aur', 'na', 'or'],
   conditionOpeners: ['agar', 'yadi', 'jab tak'],
 };

@@ -31,7 +31,7 @@ const noThreats: PostCallRule = {
   languages: COMPLIANCE_LANGUAGES,
   applies: onRecoveryCalls,
   check(input, parameters) {
-    const findings: Finding[] = turnsWith(agentSegments(input.segments), input.language, 'threats', { negatable: true })
+    const findings: Finding[] = turnsWith(agentSegments(input.segments), input.language, 'threats', { negatable: true, yieldsTo: 'falseClaims' })
       .slice(0, MAX_FINDINGS)
       .map(({ segment, hit }) => ({ description: `threat or abuse in ${languageName(hit.lexicon)}: '${hit.phrase}'`, evidence: evidenceOf(segment) }));
     const threshold = numberParameter(parameters, 'threat_sentiment_threshold', IN_RBI_RECOVERY_DEFAULTS.threat_sentiment_threshold);

@@ -125,13 +125,15 @@ function scopesOf(words: readonly string[], lexicons: readonly CompiledLexicon[]
 
 function isNegated(words: readonly string[], hit: Span, scope: Span, lexicons: readonly CompiledLexicon[], ignored: readonly Span[]): boolean {
   const isIgnored = (index: number) => ignored.some((span) => index >= span.start && index < span.end);
-  // A negator after "if"/"अगर" negates the condition ("if you don't pay"), not the consequence that follows.
-  let from = scope.start;
+  // A negator after "if"/"अगर" negates the condition ("if you don't pay police will come"), not the consequence
+  // after it; only a negator right before the phrase ("if you call, there is no police case") still counts.
+  let conditionAt = -1;
   for (const lexicon of lexicons) {
     for (let index = scope.start; index < hit.start; index++) {
-      if (matchLengthAt(words, lexicon.conditionOpeners, index) > 0) from = Math.max(from, index + 1);
+      if (matchLengthAt(words, lexicon.conditionOpeners, index) > 0) conditionAt = Math.max(conditionAt, index);
     }
   }
+  const from = conditionAt >= 0 ? Math.max(conditionAt + 1, hit.start - 1) : scope.start;
   for (const lexicon of lexicons) {
     for (let index = from; index < hit.start; index++) {
       if (!isIgnored(index) && matchLengthAt(words, lexicon.clauseNegators, index) > 0) return true;

@@ -35,7 +35,8 @@ import { ProcessRunner, type ProcessRunnerOptions } from './processes/runner.ts'
 import { TimerScheduler } from './processes/timer-scheduler.ts';
 import { webhookProcessManagers } from './processes/webhooks/index.ts';
 import { allProjections } from './projections/index.ts';
-import { ProjectionRunner } from './projections/runner.ts';
+import { ProjectionThread } from './projections/projection-thread.ts';
+import { ProjectionRunner, type Projections } from './projections/runner.ts';
 
 /**
  * The composition root: everything the service is made of, built from the configuration, and the only place that
@@ -53,7 +54,8 @@ export interface Runtime {
   auditLog: Pick<EventStore, 'readStream' | 'listStreams'>;
   commands: CommandHandler;
   readDb: Database.Database;
-  projections: ProjectionRunner;
+  /** The read models: applied in this thread (tests, the CLI) or in the projection thread (the server). */
+  projections: Projections;
   processes: ProcessRunner;
   timers: TimerScheduler;
   /** Recordings and audio files (`DATA_DIR/blobs`). */
@@ -103,23 +105,45 @@ export function allProcessManagers(ports: RuntimePorts): ProcessManager[] {
   return [createTranscriptionWorker(ports), createCallTranscription(ports), ...createDialingProcesses(ports), ...webhookProcessManagers(ports)];
 }
 
+/** The event store the configuration names, as it was recorded (`auditLog`). */
+function openRecordedEventStore(config: Config): EventStore {
+  return config.EVENTSTORE_URL
+    ? createEsdbEventStore(config.EVENTSTORE_URL)
+    : createSqliteEventStore(config.eventsPath, { synchronous: config.EVENTSTORE_SYNC });
+}
+
+/** The event store as readers see it: every event in its type's current shape (domain/upcasters.ts). */
+export function openEventStore(config: Config, recorded: EventStore = openRecordedEventStore(config)): EventStore {
+  return withUpcasting(recorded, upcast);
+}
+
+export interface RuntimeOptions {
+  processes?: ProcessRunnerOptions;
+  /** Apply events to the read models on a worker thread (the server: PROJECTION_THREAD); else in this thread. */
+  projectionThread?: boolean;
+}
+
+const TYPESCRIPT_WORKER = new URL('./infra/worker-threads/typescript-worker.mjs', import.meta.url).href;
+const PROJECTION_WORKER = new URL('./projection-worker.ts', import.meta.url).href;
+
 export function createRuntime(
   config: Config,
   logger: Logger,
   makeProcesses: (ports: RuntimePorts) => ProcessManager[] = () => [],
-  options: { processes?: ProcessRunnerOptions } = {},
+  options: RuntimeOptions = {},
 ): Runtime {
   mkdirSync(config.dataDirectory, { recursive: true });
-  const storedEvents = config.EVENTSTORE_URL
-    ? createEsdbEventStore(config.EVENTSTORE_URL)
-    : createSqliteEventStore(config.eventsPath, { synchronous: config.EVENTSTORE_SYNC });
-  // Every reader sees events in their type's current shape (domain/upcasters.ts).
-  const upcasting = withUpcasting(storedEvents, upcast);
+  const storedEvents = openRecordedEventStore(config);
+  const upcasting = openEventStore(config, storedEvents);
   const store = config.FAILPOINT_KILL_AFTER_APPEND ? withKillAfterAppend(upcasting, config.FAILPOINT_KILL_AFTER_APPEND) : upcasting;
   const readDb = openReadModelDatabase(config.readModelPath);
   const clock = createClock(config);
   const commands = new CommandHandler(store);
-  const projections = new ProjectionRunner(store, readDb, allProjections, logger);
+  // Migrates every read model (and rebuilds those whose version changed) before anything prepares a query on them.
+  const runner = new ProjectionRunner(store, readDb, allProjections, logger);
+  const projections: Projections = options.projectionThread
+    ? new ProjectionThread(runner, store, { bootstrap: TYPESCRIPT_WORKER, workerModule: PROJECTION_WORKER, settings: config, logger })
+    : runner;
   const timers = new TimerScheduler(readDb, commands, clock, logger);
   const urlSigner = loadUrlSigner(config.urlSigningKeyPath, config.URL_SIGNING_SECRET);
   const workerConcurrency = config.WORKER_CONCURRENCY ?? availableParallelism();

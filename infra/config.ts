@@ -27,6 +27,7 @@ const configSchema = z.object({
   /** Worker threads that analyse transcripts (summary, sentiment, intent, QA); default: cores - 1, at least 1. */
   ANALYSIS_THREADS: z.coerce.number().int().min(1).max(64).optional(),
   /** How long the analysis of one transcript may run before it is stopped (`analysis_budget_exceeded`). */
+  PROJECTION_THREAD: booleanString.default(true),
   ANALYSIS_BUDGET_SECONDS: z.coerce.number().positive().max(3600).default(60),
   SPEECH_API_URL: z.string().url().optional(),
   SPEECH_API_KEY: z.string().optional(),

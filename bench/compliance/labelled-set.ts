@@ -1,5 +1,5 @@
 /**
- * The labelled compliance set (bench/compliance/tuning.json, tuning-2.json, held-out.json, fresh.json) as post-call inputs. Turn times
+ * The labelled compliance set (bench/compliance/tuning*.json, held-out.json, fresh.json) as post-call inputs. Turn times
  * are derived from the words: 0.45 s a word (0.6 s in Tamil and Telugu, whose words are longer), 0.6 s between
  * turns, and `['pause', seconds]` adds silence.
  */
@@ -82,5 +82,5 @@ function load(file: string, slice: Slice): LabelledCall[] {
 }
 
 export function loadLabelledSet(): LabelledCall[] {
-  return [...load('./tuning.json', 'tuning'), ...load('./tuning-2.json', 'tuning'), ...load('./held-out.json', 'held-out'), ...load('./fresh.json', 'fresh')];
+  return [...load('./tuning.json', 'tuning'), ...load('./tuning-2.json', 'tuning'), ...load('./tuning-3.json', 'tuning'), ...load('./held-out.json', 'held-out'), ...load('./fresh.json', 'fresh')];
 }

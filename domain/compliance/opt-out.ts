@@ -6,10 +6,14 @@
  */
 import type { TranscriptSegment } from '../transcription-job.ts';
 import type { Evidence } from './rule.ts';
-import { evidenceOf, nonAgentSegments, turnsWith } from './turn-search.ts';
+import { evidenceOf, nonAgentSegments, turnsWith, turnsWithPair } from './turn-search.ts';
 
 export function detectOptOut(segments: readonly TranscriptSegment[], language: string): Evidence | null {
   // The phrases carry their own negator ("मत", "don't"), so negation scope does not apply.
-  const first = turnsWith(nonAgentSegments(segments), language, 'optOut', { negatable: false, except: 'notOptOut' })[0];
+  const customer = nonAgentSegments(segments);
+  const phrase = turnsWith(customer, language, 'optOut', { negatable: false, except: 'notOptOut' })[0];
+  // Said in other words: "stop ringing me", "फोन करना बंद करो", "போன் பண்றத நிறுத்துங்க".
+  const stopRequest = turnsWithPair(customer, language, 'callWords', 'stopRequests', { negatable: true })[0];
+  const first = [phrase, stopRequest].filter((hit) => hit !== undefined).sort((a, b) => a.segment.start_time - b.segment.start_time)[0];
   return first ? evidenceOf(first.segment) : null;
 }

@@ -210,3 +210,27 @@ export function findPhrase(text: string, language: string, list: ComplianceList,
   }
   return null;
 }
+
+/**
+ * The first clause scope where a phrase of `first` and a phrase of `second` both occur, neither negated when
+ * `negatable` ("we'll make sure your kids hear about it": "your kids" + "hear"), as one hit "first … second".
+ */
+export function findPair(text: string, language: string, first: ComplianceList, second: ComplianceList, options: FindOptions): PhraseHit | null {
+  for (const clause of text.split(CLAUSE_BREAK)) {
+    const words = tokenize(clause, language);
+    if (words.length === 0) continue;
+    const keys = lexiconKeysForWords(language, words);
+    const lexicons = keys.map(compiledLexicon);
+    const whole = { start: 0, end: words.length };
+    if (options.yieldsTo && hitsOf(words, whole, keys, lexicons, options.yieldsTo).length > 0) continue;
+    for (const scope of scopesOf(words, lexicons)) {
+      const standing = (list: ComplianceList) =>
+        hitsOf(words, scope, keys, lexicons, list).filter((hit) => !options.negatable || !isNegated(words, hit, scope, lexicons, []));
+      const a = standing(first)[0];
+      if (!a) continue;
+      const b = standing(second).find((hit) => hit.end <= a.start || hit.start >= a.end);
+      if (b) return { phrase: `${a.phrase} … ${b.phrase}`, lexicon: a.lexicon };
+    }
+  }
+  return null;
+}

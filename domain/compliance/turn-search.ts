@@ -7,7 +7,7 @@ import type { TranscriptSegment } from '../transcription-job.ts';
 import { agentSegments, nonAgentSegments } from '../shared/text/speaker-roles.ts';
 import type { LexiconKey } from '../shared/text/lexicon-selection.ts';
 import type { ComplianceList } from './lexicon/compliance-lexicon.ts';
-import { findPhrase, type FindOptions, type PhraseHit } from './phrase-finder.ts';
+import { findPair, findPhrase, type FindOptions, type PhraseHit } from './phrase-finder.ts';
 import type { Evidence } from './rule.ts';
 
 export interface TurnHit {
@@ -30,6 +30,22 @@ export function turnsWith(turns: readonly TranscriptSegment[], language: string,
   const found: TurnHit[] = [];
   for (const segment of turns) {
     const hit = findPhrase(segment.text, language, list, options);
+    if (hit) found.push({ segment, hit });
+  }
+  return found;
+}
+
+/** Every turn where a phrase of `first` and one of `second` stand in the same clause (findPair). */
+export function turnsWithPair(
+  turns: readonly TranscriptSegment[],
+  language: string,
+  first: ComplianceList,
+  second: ComplianceList,
+  options: FindOptions,
+): TurnHit[] {
+  const found: TurnHit[] = [];
+  for (const segment of turns) {
+    const hit = findPair(segment.text, language, first, second, options);
     if (hit) found.push({ segment, hit });
   }
   return found;

@@ -10,6 +10,12 @@
 export interface ComplianceLexicon {
   /** Threats, intimidation, abuse and humiliation by the agent (RBI recovery conduct). */
   threats: readonly string[];
+  /**
+   * Exposure threats said in other words than the lists above: a person or place of the borrower's circle ("your
+   * kids", "आपके ऑफिस", "உங்க பசங்க") and a telling or visiting verb ("tell", "बता", "சொல்லு") in the same clause.
+   */
+  exposureTargets: readonly string[];
+  exposureActions: readonly string[];
   /** False or misleading claims of police, arrest, FIR, jail, warrants, seizure, "legal action today". */
   falseClaims: readonly string[];
   /** Words that disclose a debt: EMI, overdue, outstanding, instalment... */
@@ -34,6 +40,9 @@ export interface ComplianceLexicon {
   notPromotional: readonly string[];
   /** The customer asks not to be called again. */
   optOut: readonly string[];
+  /** Opt-outs said in other words: a calling word ("call", "फोन", "கால்") and a stop request ("stop", "बंद करो", "நிறுத்து") in one clause. */
+  callWords: readonly string[];
+  stopRequests: readonly string[];
   /** Phrases that contain an opt-out but only limit when to call ("don't call me at the office"): a match inside one is dropped. */
   notOptOut: readonly string[];
   /** Negators that precede what they negate ("not", "no"), within `negatorWordsBefore` words. */
@@ -66,4 +75,8 @@ export type ComplianceList =
   | 'promotional'
   | 'notPromotional'
   | 'optOut'
-  | 'notOptOut';
+  | 'notOptOut'
+  | 'exposureTargets'
+  | 'exposureActions'
+  | 'callWords'
+  | 'stopRequests';

@@ -16,12 +16,15 @@ export const en: ComplianceLexicon = {
     'pathetic', 'bloody', 'bastard', 'rascal', 'beggar', 'no shame', 'what kind of person you are',
     'disgrace', 'people like you', 'everyone in your building', 'your whole building', 'your society will know', 'everyone will know', 'will know you are', 'defaulter', 'cheater',
   ],
+  exposureTargets: ['your kids', 'your children', 'your son', 'your daughter', 'your wife', 'your husband', 'your family', 'your parents', 'your father', 'your mother', 'your neighbours', 'your neighbors', 'your colleagues', 'your manager', 'your boss', 'your office', 'your employer', 'your relatives', 'your society', 'your building', 'your colony', 'your street', 'your friends'],
+  exposureActions: ['tell', 'told', 'inform', 'hear', 'know', 'visit', 'come to', 'show up', 'shame', 'expose'],
   falseClaims: [
     'police', 'cops', 'arrest', 'arrested', 'fir', 'police case', 'police complaint', 'criminal case', 'jail', 'prison',
     'behind bars', 'warrant', 'arrest warrant', 'non bailable', 'court summons', 'summons today', 'from the court',
     'seize your property', 'seize your house', 'attach your property', 'confiscate', 'legal action today',
     'legal action will be taken today', 'legal action today itself', 'case will be filed today', 'cyber cell',
     'crime branch', 'blacklisted for life', 'cibil will be zero',
+    'court case', 'case in court', 'filed a case', 'notice from the judge',
   ],
   debtTerms: [
     'emi', 'emis', 'overdue', 'outstanding', 'dues', 'due amount', 'pending amount', 'amount pending', 'is pending',
@@ -51,6 +54,7 @@ export const en: ComplianceLexicon = {
     'call is being recorded', 'call is recorded', 'call may be recorded', 'call will be recorded', 'being recorded',
     'is recorded', 'is being recorded', 'recorded for quality', 'recorded for training', 'call recording', 'we record this call',
     'call recorded', 'recorded line',
+    'record our calls', 'calls are recorded', 'calls on this line are recorded', 'recorded line', 'we record',
   ],
   promotional: [
     'special offer', 'exclusive offer', 'limited period offer', 'limited time offer', 'limited period', 'offer on',
@@ -58,6 +62,7 @@ export const en: ComplianceLexicon = {
     'new credit card', 'upgrade your', 'upgrade to', 'apply today', 'apply now', 'would you like to apply',
     'would you like to buy', 'buy now', 'free gift', 'lowest interest', 'special rate', 'zero joining fee', 'welcome voucher',
     'bonanza', 'festive offer', 'interested?', 'are you interested', 'would you be interested', 'gold loan at', 'at just', 'only at', 'scheme for you',
+    'launched', 'lifetime free', 'free for life', 'shall i activate', 'want me to activate', 'would you like to take', 'new product',
   ],
   notPromotional: ['settlement offer', 'settlement discount', 'one time settlement'],
   optOut: [
@@ -67,6 +72,8 @@ export const en: ComplianceLexicon = {
     'unsubscribe', 'do not disturb me again', "don't ever call",
     "don't want any more calls", "don't want any more of these calls", 'no more of these calls', "don't want these calls", 'do not want these calls', 'never call this number', 'stop these calls',
   ],
+  callWords: ['call', 'calls', 'calling', 'ring', 'ringing', 'phone', 'phoning'],
+  stopRequests: ['stop', 'quit', 'enough of'],
   notOptOut: ["don't call me at", "don't call me after", "don't call me before", "don't call me now", "don't call me during", 'do not call me at', 'do not call me after', 'do not call me before', 'do not call me during', "don't call me on weekdays", "don't call me in the morning"],
   negatorsBefore: ['not', 'no', 'never', "don't", "doesn't", "didn't", "isn't", "aren't", "wasn't", "won't", "can't", 'cannot', "wouldn't", "shouldn't", 'without'],
   negatorWordsBefore: 3,

@@ -8,7 +8,7 @@ import { identityConfirmationIndex } from '../identity-confirmation.ts';
 import { saysName } from '../name-mention.ts';
 import { numberParameter } from '../parameters.ts';
 import type { Finding, PostCallInput, PostCallRule } from '../rule.ts';
-import { agentSegments, agentTurnsWithin, evidenceOf, languageName, turnsWith } from '../turn-search.ts';
+import { agentSegments, agentTurnsWithin, evidenceOf, languageName, turnsWith, turnsWithPair } from '../turn-search.ts';
 import { COMPLIANCE_LANGUAGES } from './languages.ts';
 
 export const IN_RBI_RECOVERY_DEFAULTS = {
@@ -31,7 +31,13 @@ const noThreats: PostCallRule = {
   languages: COMPLIANCE_LANGUAGES,
   applies: onRecoveryCalls,
   check(input, parameters) {
-    const findings: Finding[] = turnsWith(agentSegments(input.segments), input.language, 'threats', { negatable: true, yieldsTo: 'falseClaims' })
+    const agentTurns = agentSegments(input.segments);
+    const options = { negatable: true, yieldsTo: 'falseClaims' } as const;
+    const phrases = turnsWith(agentTurns, input.language, 'threats', options);
+    const threatening = new Set(phrases.map(({ segment }) => segment));
+    const exposures = turnsWithPair(agentTurns, input.language, 'exposureTargets', 'exposureActions', options).filter(({ segment }) => !threatening.has(segment));
+    const findings: Finding[] = [...phrases, ...exposures]
+      .sort((a, b) => a.segment.start_time - b.segment.start_time)
       .slice(0, MAX_FINDINGS)
       .map(({ segment, hit }) => ({ description: `threat or abuse in ${languageName(hit.lexicon)}: '${hit.phrase}'`, evidence: evidenceOf(segment) }));
     const threshold = numberParameter(parameters, 'threat_sentiment_threshold', IN_RBI_RECOVERY_DEFAULTS.threat_sentiment_threshold);

@@ -32,4 +32,23 @@ test('an opt-out in any turn counts, not only the first', () => {
   assert.is(detectOptOut(segments, 'en-IN')!.text, 'Stop calling me.');
 });
 
+const stopRequests: [language: string, text: string][] = [
+  ['en-IN', 'Just stop ringing me, I will pay when I can.'],
+  ['hi-IN', 'इस नंबर पर फोन करना बंद करो।'],
+  ['hi-IN', 'is number pe phone karna band karo'],
+  ['ta-IN', 'இந்த நம்பருக்கு போன் பண்றத நிறுத்துங்க.'],
+  ['te-IN', 'ఈ నంబర్ కి కాల్స్ ఆపండి.'],
+  ['mr-IN', 'या नंबरवर फोन करणं बंद करा.'],
+];
+
+for (const [language, text] of stopRequests) {
+  test(`an opt-out in other words, a call word and a stop request (${language}): "${text}"`, () => {
+    assert.ok(detectOptOut(transcript([['agent', 'Hello.'], ['customer', text]]), language));
+  });
+}
+
+test('a switched-off phone is not a stop request', () => {
+  assert.is(detectOptOut(transcript([['agent', 'नमस्ते।'], ['customer', 'मेरा फोन बंद था।']]), 'hi-IN'), null);
+});
+
 test.run();

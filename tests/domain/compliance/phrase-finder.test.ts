@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { findPhrase } from '../../../domain/compliance/phrase-finder.ts';
+import { findPair, findPhrase } from '../../../domain/compliance/phrase-finder.ts';
 
 // Given an agent's sentence, when a lexicon list is searched with negation scope, then denials do not count and
 // conditions do not swallow their consequence.
@@ -88,6 +88,23 @@ test('service phrases that contain an offer word are not promotional ("settlemen
 
 test('English words in a Tamil call are read with the English list', () => {
   assert.equal(claim('நாளைக்குள்ள கட்டலைன்னா police complaint குடுப்போம்', 'ta-IN'), { phrase: 'police complaint', lexicon: 'en' });
+});
+
+const exposure = (text: string, language: string) =>
+  findPair(text, language, 'exposureTargets', 'exposureActions', { negatable: true, yieldsTo: 'falseClaims' });
+
+test('an exposure threat in other words: someone of the borrower\'s circle and a telling verb in one clause', () => {
+  assert.ok(exposure("We'll make sure your kids hear about it at school.", 'en-IN'));
+  assert.ok(exposure('तुम्हारे बच्चों के स्कूल में जाकर बताएंगे।', 'hi-IN'));
+  assert.ok(exposure('tumhare bachchon ke school mein jaake bata denge', 'hi-IN'));
+  assert.ok(exposure('உங்க பசங்க ஸ்கூல்ல வந்து சொல்லுவோம்.', 'ta-IN'));
+  assert.ok(exposure('మీ పిల్లల స్కూల్ కి వచ్చి చెప్తాం.', 'te-IN'));
+  assert.ok(exposure('तुमच्या मुलांच्या शाळेत येऊन सांगू.', 'mr-IN'));
+});
+
+test('the same words denied, or in separate clauses, are not an exposure threat', () => {
+  assert.is(exposure('We will never tell your family anything.', 'en-IN'), null);
+  assert.is(exposure('Your wife picked up earlier. Please tell me a date.', 'en-IN'), null);
 });
 
 test.run();

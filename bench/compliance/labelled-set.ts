@@ -82,5 +82,5 @@ function load(file: string, slice: Slice): LabelledCall[] {
 }
 
 export function loadLabelledSet(): LabelledCall[] {
-  return [...load('./tuning.json', 'tuning'), ...load('./tuning-2.json', 'tuning'), ...load('./tuning-3.json', 'tuning'), ...load('./held-out.json', 'held-out'), ...load('./fresh.json', 'fresh')];
+  return [...load('./tuning.json', 'tuning'), ...load('./tuning-2.json', 'tuning'), ...load('./tuning-3.json', 'tuning'), ...load('./tuning-4.json', 'tuning'), ...load('./held-out.json', 'held-out'), ...load('./fresh.json', 'fresh')];
 }

@@ -13,7 +13,8 @@ export function detectOptOut(segments: readonly TranscriptSegment[], language: s
   const customer = nonAgentSegments(segments);
   const phrase = turnsWith(customer, language, 'optOut', { negatable: false, except: 'notOptOut' })[0];
   // Said in other words: "stop ringing me", "फोन करना बंद करो", "போன் பண்றத நிறுத்துங்க".
-  const stopRequest = turnsWithPair(customer, language, 'callWords', 'stopRequests', { negatable: true })[0];
+  // Not negation-aware: the request's own "मत", "கூடாது" would read as negating the call word.
+  const stopRequest = turnsWithPair(customer, language, 'callWords', 'stopRequests', { negatable: false })[0];
   const first = [phrase, stopRequest].filter((hit) => hit !== undefined).sort((a, b) => a.segment.start_time - b.segment.start_time)[0];
   return first ? evidenceOf(first.segment) : null;
 }

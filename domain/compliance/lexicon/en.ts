@@ -15,6 +15,7 @@ export const en: ComplianceLexicon = {
     'your photo', 'social media', 'shameless', 'cheat', 'fraud', 'thief', 'liar', 'useless', 'idiot', 'stupid',
     'pathetic', 'bloody', 'bastard', 'rascal', 'beggar', 'no shame', 'what kind of person you are',
     'disgrace', 'people like you', 'everyone in your building', 'your whole building', 'your society will know', 'everyone will know', 'will know you are', 'defaulter', 'cheater',
+    'post your photo', 'your photo in', 'whatsapp group', 'face people',
   ],
   exposureTargets: ['your kids', 'your children', 'your son', 'your daughter', 'your wife', 'your husband', 'your family', 'your parents', 'your father', 'your mother', 'your neighbours', 'your neighbors', 'your colleagues', 'your manager', 'your boss', 'your office', 'your employer', 'your relatives', 'your society', 'your building', 'your colony', 'your street', 'your friends'],
   exposureActions: ['tell', 'told', 'inform', 'hear', 'know', 'visit', 'come to', 'show up', 'shame', 'expose'],
@@ -25,6 +26,7 @@ export const en: ComplianceLexicon = {
     'legal action will be taken today', 'legal action today itself', 'case will be filed today', 'cyber cell',
     'crime branch', 'blacklisted for life', 'cibil will be zero',
     'court case', 'case in court', 'filed a case', 'notice from the judge',
+    'locked up', 'lock you up', 'criminal offence', 'criminal offense', 'is a crime',
   ],
   debtTerms: [
     'emi', 'emis', 'overdue', 'outstanding', 'dues', 'due amount', 'pending amount', 'amount pending', 'is pending',
@@ -36,8 +38,9 @@ export const en: ComplianceLexicon = {
     'can i speak with', 'could i speak to', 'could i speak with', 'is this mr', 'is this ms', 'is this mrs', 'is this miss',
     'is that mr', 'is that ms', 'are you mr', 'are you ms', 'speaking with mr', 'speaking with ms', 'is this sir',
     'is this madam', 'confirm your name', 'confirm your date of birth', 'am i speaking',
+    'confirm you are', 'could you confirm', 'are you mrs', 'speaking to mrs', 'speaking with mrs', 'is it mr', 'is it ms',
   ],
-  affirmations: ['yes', 'yeah', 'yep', 'speaking', 'this is he', 'this is she', 'that is me', "that's me", 'it is', 'correct', 'right'],
+  affirmations: ['yes', 'yeah', 'yep', 'speaking', 'this is he', 'this is she', 'that is me', "that's me", 'it is', 'correct', 'right', 'i am', 'yes i am'],
   thirdParty: [
     'his wife', 'her husband', 'his brother', 'his son', 'his father', 'her son', 'her father', 'his colleague',
     'her colleague', 'his friend', 'wrong number', 'not here', 'not at home', 'is not available', "isn't here",

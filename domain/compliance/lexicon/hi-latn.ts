@@ -12,6 +12,7 @@ export const hiLatn: ComplianceLexicon = {
     'tamasha karenge', 'besharam', 'sharam nahi aati', 'chor', 'dhokebaaz', 'fraud', 'kamine', 'harami', 'nalayak',
     'bewakoof', 'bhikhari', 'aukaat', 'pachtaoge',
     'natak mat kar*', 'tum jaise log*', 'tumhare jaise log*', 'poori colony', 'colony mein', 'sabko pata chal', 'ghar bhej*', 'apne aadmi', 'ladke bhej*', 'society mein',
+    'photo daal', 'whatsapp group', 'munh dikhaoge', 'muh dikhaoge',
   ],
   exposureTargets: ['aapke bachch*', 'aapke bacch*', 'aapki wife', 'aapki biwi', 'aapke pati', 'aapke parivaar', 'aapke gharwalon', 'aapke padosi*', 'aapke office', 'aapke boss', 'aapke rishtedar*', 'tumhare bachch*', 'tumhare bacch*', 'tumhari biwi', 'tumhare gharwalon', 'tumhare padosi*', 'tumhare office', 'tumhare rishtedar*', 'tere bachch*', 'teri biwi', 'tere gharwalon', 'tere office'],
   exposureActions: ['bata*', 'jaake', 'jaakar', 'aake', 'aakar', 'aayenge', 'pahunch*', 'badnaam*'],
@@ -20,6 +21,7 @@ export const hiLatn: ComplianceLexicon = {
     'court se', 'summon', 'aaj hi legal action', 'legal action aaj', 'aaj legal action', 'aaj hi case', 'property jabt',
     'ghar jabt', 'kurki', 'cyber cell', 'crime branch', 'utha ke le jayegi', 'utha ke le jayenge',
     'court mein case', 'court ka notice', 'case daal diya', 'judge sahab',
+    'andar kiya', 'andar kar denge', 'andar karwa', 'crime hai', 'jurm hai', 'apradh hai',
   ],
   debtTerms: [
     'emi', 'kisht', 'kist', 'kisth', 'baki hai', 'baaki hai', 'baki amount', 'baaki amount', 'bakaya', 'overdue', 'outstanding',
@@ -40,6 +42,7 @@ export const hiLatn: ComplianceLexicon = {
     'naye credit card', 'apply kar lijiye', 'apply kijiye', 'apply karein', 'abhi le lijiye', 'sabse kam byaaj',
     'scheme', 'interested ho', 'interested hain', 'percent pe', 'percent par', 'lena chahenge', 'diwali offer',
     'launch', 'lifetime free', 'activate kar doon', 'activate kar du', 'chahiye to',
+    'special rate',
   ],
   notPromotional: ['settlement offer', 'settlement mein chhoot', 'byaaj mein chhoot', 'penalty mein chhoot'],
   optOut: [
@@ -49,7 +52,7 @@ export const hiLatn: ComplianceLexicon = {
     'call nahi aana', 'phone nahi aana', 'call nahi chahiye', 'phone nahi chahiye', 'list se nikal', 'number nikal', 'kabhi call mat',
   ],
   callWords: ['call', 'calls', 'phone'],
-  stopRequests: ['band karo', 'band kariye', 'band kijiye', 'band karein', 'band kar do', 'band kar dijiye'],
+  stopRequests: ['band karo', 'band kariye', 'band kijiye', 'band karein', 'band kar do', 'band kar dijiye', 'mat bhej*', 'nahi chahiye', 'nahi aane chahiye'],
   notOptOut: ['office mein call mat', 'abhi call mat', 'abhi phone mat', 'raat ko call mat', 'subah call mat'],
   negatorsBefore: ['nahi', 'nahin', 'nhi', 'nai', 'mat'],
   negatorWordsBefore: 1,

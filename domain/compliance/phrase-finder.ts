@@ -92,18 +92,6 @@ interface Span {
   end: number;
 }
 
-function spansOf(words: readonly string[], phrases: readonly Compiled[], from: number, to: number): Span[] {
-  const spans: Span[] = [];
-  for (let index = from; index < to; index++) {
-    for (const phrase of phrases) {
-      if (index + phrase.words.length <= to && phraseMatchesAt(words, phrase.words, index)) {
-        spans.push({ start: index, end: index + phrase.words.length });
-      }
-    }
-  }
-  return spans;
-}
-
 /** Split a clause at scope breaks ("then", "तो", "वरना"): the break words belong to neither side. */
 function scopesOf(words: readonly string[], lexicons: readonly CompiledLexicon[]): Span[] {
   const scopes: Span[] = [];

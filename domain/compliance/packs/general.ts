@@ -21,7 +21,6 @@ export const GENERAL_DEFAULTS = {
   max_dead_air_seconds: 10,
 } as const;
 
-const ALL_LANGUAGES_BY_TIME: readonly string[] = COMPLIANCE_LANGUAGES;
 const MAX_FINDINGS = 5;
 
 const identityAndPurposeEarly: PostCallRule = {
@@ -61,7 +60,7 @@ const agentTalkShare: PostCallRule = {
   kind: 'post-call',
   severity: 'warning',
   description: 'The agent does not monologue: their share of the talk time stays at or below the parameter (0.8 by default).',
-  languages: ALL_LANGUAGES_BY_TIME,
+  languages: COMPLIANCE_LANGUAGES,
   applies: (input, parameters) => talkSeconds(input.segments) >= numberParameter(parameters, 'min_talk_seconds', GENERAL_DEFAULTS.min_talk_seconds),
   check(input, parameters) {
     const max = numberParameter(parameters, 'max_agent_talk_share', GENERAL_DEFAULTS.max_agent_talk_share);
@@ -77,7 +76,7 @@ const deadAir: PostCallRule = {
   kind: 'post-call',
   severity: 'warning',
   description: 'No silence between turns longer than the parameter (10 s by default).',
-  languages: ALL_LANGUAGES_BY_TIME,
+  languages: COMPLIANCE_LANGUAGES,
   applies: (input) => input.segments.length > 1,
   check(input, parameters) {
     const max = numberParameter(parameters, 'max_dead_air_seconds', GENERAL_DEFAULTS.max_dead_air_seconds);

@@ -2,7 +2,7 @@ import type { CallTurn } from '../../domain/call.ts';
 import type { Disposition } from '../../domain/shared/disposition.ts';
 import { renderTemplate } from '../../domain/script-template.ts';
 import type { Script, ScriptIntent, ScriptNoInput, ScriptRoute, ScriptStep } from '../../domain/script-types.ts';
-import type { CallSession, CustomerInput, Telephony } from '../../infra/telephony/port.ts';
+import type { AudioClip, CallSession, CustomerInput, Span, Telephony } from '../../infra/telephony/port.ts';
 import { CallRecordingBuilder } from './call-recording.ts';
 import type { ConversationSpeech, ExtraKeywords, ReplyClassifier } from './conversation-ports.ts';
 import { escalationSummary, type ConversationResult } from './conversation-result.ts';
@@ -72,7 +72,7 @@ export class ConversationEngine {
       throw error;
     }
     const { endSeconds } = await placed.session.hangUp();
-    return conversation.result(placed.ringSeconds, endSeconds);
+    return conversation.result(placed.ringSeconds, endSeconds, placed.session.customerAudio?.());
   }
 }
 
@@ -128,7 +128,9 @@ class Conversation {
     }
   }
 
-  result(ringSeconds: number, endSeconds: number): ConversationResult {
+  /** `customerAudio`: the line's whole customer channel, when the carrier has it (replaces the answers' clips). */
+  result(ringSeconds: number, endSeconds: number, customerAudio?: AudioClip): ConversationResult {
+    if (customerAudio && this.recording) this.recording.add('customer', 0, customerAudio);
     return {
       callId: this.request.callId,
       outcome: 'answered',
@@ -158,7 +160,8 @@ class Conversation {
     const audio = this.recording || telephony.needsPromptAudio ? await speech.synthesize(text, language, 'agent') : undefined;
     const span = await this.session.play({ text, language, audio });
     this.turns.push({ speaker: 'agent', text, start_seconds: span.startSeconds, end_seconds: span.endSeconds, step_id: step.id });
-    if (audio && this.recording) this.recording.add('agent', span.startSeconds, audio);
+    // A prompt cut short by the customer (barge-in) is recorded as far as it was played.
+    if (audio && this.recording) this.recording.add('agent', span.startSeconds, playedPart(audio, span));
   }
 
   private async listenAndRoute(step: ScriptStep, promptText: string): Promise<RouteDecision> {
@@ -188,7 +191,7 @@ class Conversation {
       turn.intent = route?.intent ?? null;
       return route;
     }
-    if (input.audio && this.recording) this.recording.add('customer', input.startSeconds, input.audio);
+    if (input.audio && this.recording && !this.session.customerAudio) this.recording.add('customer', input.startSeconds, input.audio);
     let text = input.text;
     // Words the carrier knew (the sandbox's simulated customer) are exact; recognised ones are as sure as the recogniser.
     let confidence = text === undefined ? 0 : 1;
@@ -208,6 +211,11 @@ class Conversation {
     turn.intent = route ? intent : null;
     return route;
   }
+}
+
+function playedPart(audio: AudioClip, span: Span): AudioClip {
+  const samples = Math.round((span.endSeconds - span.startSeconds) * audio.sampleRate);
+  return samples >= audio.pcm.length ? audio : { pcm: audio.pcm.subarray(0, Math.max(0, samples)), sampleRate: audio.sampleRate };
 }
 
 // Scripts are immutable values shared by every call of a campaign: index them once.

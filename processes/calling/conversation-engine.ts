@@ -215,7 +215,8 @@ class Conversation {
 
 function playedPart(audio: AudioClip, span: Span): AudioClip {
   const samples = Math.round((span.endSeconds - span.startSeconds) * audio.sampleRate);
-  return samples >= audio.pcm.length ? audio : { pcm: audio.pcm.subarray(0, Math.max(0, samples)), sampleRate: audio.sampleRate };
+  // Spans are rounded to the millisecond: only a cut longer than that is a barge-in.
+  return samples >= audio.pcm.length - audio.sampleRate * 0.005 ? audio : { pcm: audio.pcm.subarray(0, Math.max(0, samples)), sampleRate: audio.sampleRate };
 }
 
 // Scripts are immutable values shared by every call of a campaign: index them once.

@@ -42,7 +42,13 @@ export class ConversationEngine {
   constructor(private readonly dependencies: ConversationEngineDependencies) {}
 
   async run(request: ConversationRequest): Promise<ConversationResult> {
-    const { telephony } = this.dependencies;
+    const { telephony, speech } = this.dependencies;
+    const first = request.script.steps[0];
+    if (telephony.needsPromptAudio && first) {
+      // A real line: synthesise the greeting while the phone rings (the phrase cache shares the in-flight
+      // synthesis), so the customer does not hear dead air after answering.
+      speech.synthesize(renderTemplate(first.say, request.variables), request.language, 'agent').catch(() => undefined);
+    }
     const placed = await telephony
       .placeCall({ callId: request.callId, to: request.phone, language: request.language, attempt: request.attempt, wantCustomerAudio: request.recording })
       .catch((error: unknown) => ({ outcome: 'carrier_error' as const, ringSeconds: 0, detail: error instanceof Error ? error.message : String(error) }));

@@ -18,6 +18,8 @@ const FRAME = 160;
 const MAX_UTTERANCE_SECONDS = 15;
 /** Speech must last this long during a prompt to stop it (shorter noises do not interrupt the agent). */
 const BARGE_IN_SECONDS = 0.3;
+const PRE_ROLL_SAMPLES = 0.3 * TRACK_SAMPLE_RATE;
+const POST_ROLL_SAMPLES = 0.2 * TRACK_SAMPLE_RATE;
 
 interface Utterance {
   start: number;
@@ -82,7 +84,9 @@ export class SipCallSession implements CallSession {
       if (answer && answer.end !== null) {
         this.utterances.splice(0, this.utterances.indexOf(answer) + 1);
         this.answersFrom = answer.end / TRACK_SAMPLE_RATE;
-        const audio: AudioClip = { pcm: this.stream.track.read(answer.start, answer.end), sampleRate: TRACK_SAMPLE_RATE };
+        // The recogniser gets a little of the quiet around the words: decoders adapt to the line on it and
+        // clip the first phoneme without it.
+        const audio: AudioClip = { pcm: this.stream.track.read(Math.max(0, answer.start - PRE_ROLL_SAMPLES), answer.end + POST_ROLL_SAMPLES), sampleRate: TRACK_SAMPLE_RATE };
         return { kind: 'speech', audio, startSeconds: round(answer.start / TRACK_SAMPLE_RATE), endSeconds: round(answer.end / TRACK_SAMPLE_RATE) };
       }
       if (!answer && now >= deadline) {

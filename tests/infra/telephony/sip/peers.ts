@@ -1,5 +1,5 @@
 import { createSocket } from 'node:dgram';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -65,5 +65,60 @@ export function settingsFor(trunk: string, overrides: Partial<SipSettings> = {})
     ringTimeoutSeconds: 10,
     maxCallsPerSecond: 50,
     ...overrides,
+  };
+}
+
+export interface BaresipCustomer {
+  peer: Peer;
+  directory: string;
+  /** What the customer heard (baresip's sndfile dump of the decoded stream), once the call ended. */
+  heardWav(): Buffer;
+  /** Presses a key (baresip's stdio keys send RFC 4733 events during a call). */
+  press(digit: string): void;
+}
+
+/**
+ * baresip as the customer: listens on `address`:5060 for calls to `number`, answers at once, speaks `wav` (8 kHz
+ * mono) from the answer on, and records what it hears (sndfile).
+ */
+export async function startBaresipCustomer(address: string, number: string, wav: string): Promise<BaresipCustomer> {
+  const directory = mkdtempSync(join(tmpdir(), 'baresip-'));
+  process.on('exit', () => rmSync(directory, { recursive: true, force: true }));
+  writeFileSync(
+    join(directory, 'config'),
+    [
+      'poll_method epoll',
+      `sip_listen ${address}:5060`,
+      `audio_player aufile,${join(directory, 'unused.wav')}`,
+      `audio_source aufile,${wav}`,
+      'audio_srate 8000',
+      'audio_channels 1',
+      'rtp_ports 30000-30998',
+      'module_path /usr/lib/baresip/modules',
+      'module g711.so',
+      'module aufile.so',
+      'module sndfile.so',
+      'module stdio.so',
+      'module_app account.so',
+      'module_app menu.so',
+      `snd_path ${directory}`,
+      '',
+    ].join('\n'),
+  );
+  writeFileSync(join(directory, 'accounts'), `<sip:${number}@${address}>;regint=0;answermode=auto\n`);
+  // -n: baresip finds no address on a namespace's bare loopback unless told which to use.
+  const peer = startPeer('baresip', ['-n', address, '-f', directory]);
+  await waitForUdpPort(address, 5060, peer);
+  return {
+    peer,
+    directory,
+    heardWav() {
+      const dump = readdirSync(directory).find((name) => name.endsWith('-dec.wav'));
+      if (!dump) throw new Error(`baresip recorded nothing: ${peer.output().slice(-1000)}`);
+      return readFileSync(join(directory, dump));
+    },
+    press(digit) {
+      peer.process.stdin!.write(digit);
+    },
   };
 }

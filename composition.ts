@@ -192,6 +192,8 @@ export function createRuntime(
   const timers = new TimerScheduler(readDb, commands, clock, logger);
   const urlSigner = loadUrlSigner(config.urlSigningKeyPath, config.URL_SIGNING_SECRET);
   const workerConcurrency = config.WORKER_CONCURRENCY ?? availableParallelism();
+  const recognizer = createSpeechRecognizer({ apiUrl: config.SPEECH_API_URL, apiKey: config.SPEECH_API_KEY, model: config.SPEECH_MODEL, localConcurrency: workerConcurrency });
+  const telephony = createTelephony(config, (message, fields) => logger.warn(fields ?? {}, message));
   const ports: RuntimePorts = {
     config,
     logger,
@@ -207,10 +209,11 @@ export function createRuntime(
     urlSigner,
     secrets: loadSecretBox(config.secretsKeyPath, config.SECRETS_KEY),
     recordingLinks: new SignedRecordingLinks({ signer: urlSigner, clock, baseUrl: publicBaseUrl(config) }),
-    telephony: createTelephony(config),
-    // The sandbox carrier gives the customer's words as text: live calls need synthesis only.
-    conversationSpeech: offlineConversationSpeech(),
-    recognizer: createSpeechRecognizer({ apiUrl: config.SPEECH_API_URL, apiKey: config.SPEECH_API_KEY, model: config.SPEECH_MODEL, localConcurrency: workerConcurrency }),
+    telephony,
+    // The sandbox gives the customer's words as text: its calls need synthesis only. A real line delivers audio,
+    // which the configured recogniser (PocketSphinx for English, SPEECH_API_URL for every language) hears.
+    conversationSpeech: telephony.needsPromptAudio ? offlineConversationSpeech({ recognizer }) : offlineConversationSpeech(),
+    recognizer,
     // Leaves a core to the event loop; at least one thread.
     transcriptAnalysis: createAnalysisPool({
       threads: config.ANALYSIS_THREADS ?? Math.max(1, availableParallelism() - 1),
@@ -226,12 +229,14 @@ export function createRuntime(
     processes,
     async start() {
       projections.start();
+      await ports.telephony.start?.();
       await processes.start();
       timers.start();
     },
     async close() {
       await timers.stop();
       await processes.stop();
+      await ports.telephony.close?.();
       await projections.stop();
       await ports.transcriptAnalysis.close();
       await store.close();

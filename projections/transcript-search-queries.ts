@@ -186,7 +186,10 @@ export function searchTranscripts(db: Database, search: TranscriptSearch, tuning
  */
 export function wordExpression(db: Database, word: string): string | undefined {
   if (codePointLength(word) >= INDEXED_WORD_LENGTH) return ftsPhrase(word);
-  db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.${TERMS} USING fts5vocab(main, 'search_segments_fts', 'row')`);
+  if (!withTerms.has(db)) {
+    db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.${TERMS} USING fts5vocab(main, 'search_segments_fts', 'row')`);
+    withTerms.add(db);
+  }
   const terms = statementsOf(db)
     .get(`SELECT term FROM temp.${TERMS} WHERE term >= ? AND term <= ?`)
     .all(word, `${word}\u{10FFFF}`) as Array<{ term: string }>;
@@ -195,6 +198,7 @@ export function wordExpression(db: Database, word: string): string | undefined {
 
 /** The term list of the trigram index, a connection's own (temp) view: nothing to keep in read.db. */
 const TERMS = 'search_segments_terms';
+const withTerms = new WeakSet<Database>();
 
 /** The exact number of anchors, by the cheapest of the plans above. */
 function countAnchors(statements: Statements, query: Query, rarest: string | undefined): number {

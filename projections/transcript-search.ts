@@ -69,7 +69,9 @@ export const transcriptSearchProjection = defineProjection<CallEvent | Transcrip
     CREATE INDEX IF NOT EXISTS search_segments_by_time ON search_segments (workspace_id, started_at DESC, job_id DESC, start_time);
     CREATE INDEX IF NOT EXISTS search_segments_by_job ON search_segments (job_id, start_time);
     CREATE INDEX IF NOT EXISTS search_segments_by_call ON search_segments (call_id) WHERE call_id IS NOT NULL;
-    CREATE VIRTUAL TABLE IF NOT EXISTS search_segments_fts USING fts5(norm, tokenize = 'trigram');`);
+    -- case_sensitive: the text is already lower-cased by normaliseForSearch, so FTS5 must not fold it again in
+    -- its own way: a MATCH then means exactly what instr() on the same text means (the queries use both).
+    CREATE VIRTUAL TABLE IF NOT EXISTS search_segments_fts USING fts5(norm, tokenize = 'trigram case_sensitive 1');`);
   },
   prepare(db) {
     const insertCall = db.prepare('INSERT OR REPLACE INTO search_calls (call_id, campaign_id, started_at) VALUES (?, ?, ?)');

@@ -1,12 +1,13 @@
 import type { Database } from 'better-sqlite3';
 import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { randomBytes } from 'node:crypto';
 import { isValidTimezone } from '../../domain/shared/time-zone.ts';
 import { hashApiKeySecret, isWellFormedApiKeySecret } from '../../infra/crypto/api-key-secret.ts';
 import type { Clock } from '../../infra/clock/port.ts';
 import type { Logger } from '../../infra/logger.ts';
-import { findApiKey, findApiKeyBySecretHash } from '../../projections/api-keys.ts';
+import { findApiKey, findApiKeyBySecretHash, recordApiKeyUse } from '../../projections/api-keys.ts';
 import { ApiCallError, ApiClient, type ApiFetch } from './api-client.ts';
 import { assetRoutes } from './assets.ts';
 import type { DashboardContext, DashboardEnv } from './env.ts';
@@ -14,12 +15,12 @@ import { isHttps, sameOrigin, securityHeaders } from './security.ts';
 import { csrfTokenMatches, SESSION_IDLE_MS, SessionStore } from './sessions.ts';
 import { BarePage, Layout } from './view.tsx';
 import { overviewPages } from './pages/overview.tsx';
-// TODO import { campaignPages } from './pages/campaigns.tsx';
-// TODO import { callPages } from './pages/calls.tsx';
-// TODO import { searchPages } from './pages/search.tsx';
-// TODO import { webhookPages } from './pages/webhooks.tsx';
-// TODO import { settingsPages } from './pages/settings.tsx';
-// TODO import { catalogPages } from './pages/catalog.tsx';
+import { campaignPages } from './pages/campaigns.tsx';
+import { callPages } from './pages/calls.tsx';
+import { searchPages } from './pages/search.tsx';
+import { webhookPages } from './pages/webhooks.tsx';
+import { settingsPages } from './pages/settings.tsx';
+import { catalogPages } from './pages/catalog.tsx';
 
 export interface DashboardPorts {
   readDb: Database;
@@ -54,6 +55,7 @@ export function redirectWithFlash(c: DashboardContext, to: string, kind: 'ok' | 
 export function createDashboard({ readDb, clock, fetchApi, logger, sessions = new SessionStore() }: DashboardPorts) {
   const app = new Hono<DashboardEnv>();
   app.use('*', securityHeaders);
+  app.use('*', bodyLimit({ maxSize: MAX_FORM_BYTES, onError: (c) => c.html(<BarePage title="Too large"><p>That upload is larger than {MAX_FORM_BYTES / 1024 / 1024} MB.</p></BarePage>, 413) }));
   app.route('/', assetRoutes());
 
   const cookieOptions = (c: DashboardContext | Parameters<typeof getCookie>[0]) => ({
@@ -85,6 +87,7 @@ export function createDashboard({ readDb, clock, fetchApi, logger, sessions = ne
     }
     const zone = typeof form.time_zone === 'string' && isValidTimezone(form.time_zone) ? form.time_zone : 'UTC';
     const { id } = sessions.create(row.key_id, row.workspace_id, zone);
+    recordApiKeyUse(readDb, row.key_id, clock.now().toISOString());
     deleteCookie(c, SIGN_IN_COOKIE, { path: '/' });
     setCookie(c, SESSION_COOKIE, id, cookieOptions(c));
     logger.info({ key_id: row.key_id, workspace_id: row.workspace_id }, 'dashboard sign-in');
@@ -141,14 +144,14 @@ export function createDashboard({ readDb, clock, fetchApi, logger, sessions = ne
     return c.redirect(back, 303);
   });
 
-  const deps = { clock };
+  const deps = { clock, readDb };
   overviewPages(app, deps);
-  // TODO campaignPages(app, deps);
-  // TODO callPages(app, deps);
-  // TODO searchPages(app, deps);
-  // TODO webhookPages(app, deps);
-  // TODO settingsPages(app, deps);
-  // TODO catalogPages(app, deps);
+  campaignPages(app, deps);
+  callPages(app, deps);
+  searchPages(app, deps);
+  webhookPages(app, deps);
+  settingsPages(app, deps);
+  catalogPages(app, deps);
 
   app.notFound((c) => {
     const viewer = c.get('viewer');

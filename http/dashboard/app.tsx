@@ -66,7 +66,10 @@ export function createDashboard({ readDb, clock, fetchApi, logger, sessions = ne
   });
 
   app.get('/sign-in', (c) => {
-    const token = randomBytes(24).toString('base64url');
+    // One token per browser while it signs in: a second tab, or the browser's own fetch of /favicon.ico that
+    // lands here, must not invalidate the form already shown.
+    const existing = getCookie(c, SIGN_IN_COOKIE);
+    const token = existing && /^[A-Za-z0-9_-]{32}$/.test(existing) ? existing : randomBytes(24).toString('base64url');
     setCookie(c, SIGN_IN_COOKIE, token, { ...cookieOptions(c), maxAge: 3600 });
     const ended = c.req.query('ended');
     const message =

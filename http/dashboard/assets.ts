@@ -36,6 +36,8 @@ export function assetRoutes() {
     if (!body) return c.notFound();
     return c.body(body as Uint8Array<ArrayBuffer>, 200, { 'Content-Type': 'font/ttf', 'Cache-Control': 'public, max-age=86400' });
   });
+  // Browsers ask for it on their own; without it the request would land on the sign-in redirect.
+  router.get('/favicon.ico', (c) => c.body(null, 204, { 'Cache-Control': 'public, max-age=86400' }));
   router.get('/assets/:file', (c) => {
     const file = files.get(c.req.param('file'));
     if (!file) return c.notFound();

@@ -22,7 +22,8 @@ export const securityHeaders = createMiddleware(async (c, next) => {
   c.res.headers.set('Content-Security-Policy', CONTENT_SECURITY_POLICY);
   c.res.headers.set('X-Frame-Options', 'DENY');
   c.res.headers.set('X-Content-Type-Options', 'nosniff');
-  c.res.headers.set('Referrer-Policy', 'no-referrer');
+  // same-origin, not no-referrer: with no-referrer Chromium sends `Origin: null` on our own form posts.
+  c.res.headers.set('Referrer-Policy', 'same-origin');
   if (!c.req.path.startsWith('/assets/')) c.res.headers.set('Cache-Control', 'no-store');
 });
 

@@ -82,7 +82,8 @@
         live.innerHTML = event.data;
         live.setAttribute('data-updated', String(Date.now()));
       });
-      source.addEventListener('end', function () { source.close(); });
+      // Finished: reload once, so the page shows the final calls and only the actions still possible.
+      source.addEventListener('end', function () { source.close(); window.location.reload(); });
     }
   });
 })();

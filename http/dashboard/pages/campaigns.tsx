@@ -1,4 +1,5 @@
 import { streamSSE } from 'hono/streaming';
+import { DEFAULT_MAX_ATTEMPTS, DEFAULT_RETRY_INTERVAL_MINUTES } from '../../../domain/campaign/validation.ts';
 import { DISPOSITIONS } from '../../../domain/shared/disposition.ts';
 import { SUPPORTED_LANGUAGES } from '../../../domain/shared/language.ts';
 import { findCampaign, type CampaignDocument } from '../../../projections/campaigns.ts';
@@ -335,8 +336,8 @@ async function renderNewCampaign(c: DashboardContext, { settings = {}, error }: 
           </div>
           <details>
             <summary>Attempts, schedule, calling hours, QA</summary>
-            <div class="field"><label for="max_attempts">Attempts per contact (1–5; default 3)</label><input id="max_attempts" name="max_attempts" type="number" min={1} max={5} value={settings.max_attempts ?? ''} /></div>
-            <div class="field"><label for="retry_interval_minutes">Minutes between attempts (default 60)</label><input id="retry_interval_minutes" name="retry_interval_minutes" type="number" min={1} value={settings.retry_interval_minutes ?? ''} /></div>
+            <div class="field"><label for="max_attempts">Attempts per contact (1–5; default {DEFAULT_MAX_ATTEMPTS})</label><input id="max_attempts" name="max_attempts" type="number" min={1} max={5} value={settings.max_attempts ?? ''} /></div>
+            <div class="field"><label for="retry_interval_minutes">Minutes between attempts (default {DEFAULT_RETRY_INTERVAL_MINUTES})</label><input id="retry_interval_minutes" name="retry_interval_minutes" type="number" min={1} value={settings.retry_interval_minutes ?? ''} /></div>
             <div class="field"><label for="start_time">Start at (in {viewer.timeZone}; leave blank to start by hand)</label><input id="start_time" name="start_time" type="datetime-local" value={settings.start_time ?? ''} /></div>
             <div class="field"><label for="end_time">Stop dialing at (optional)</label><input id="end_time" name="end_time" type="datetime-local" value={settings.end_time ?? ''} /></div>
             <div class="field"><label for="hours_start">Calling hours from (HH:MM, optional)</label><input id="hours_start" name="hours_start" type="time" value={settings.hours_start ?? ''} /></div>

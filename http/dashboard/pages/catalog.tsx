@@ -19,7 +19,7 @@ const offsetOf = (c: DashboardContext) => Number(c.req.query('offset') ?? 0) || 
 
 const EXAMPLE_STEPS = JSON.stringify(
   [
-    { id: 'greet', say: 'Namaste {name}, this is Sahay Finance about your loan of {amount} rupees. Would you like to renew it?', listen: { timeout_seconds: 6, routes: [{ intent: 'affirmative', disposition: 'interested', next: 'thanks' }, { intent: 'negative', disposition: 'not_interested', next: 'bye' }], no_input: { retries: 1, disposition: 'callback', next: 'bye' } } },
+    { id: 'greet', say: 'Namaste {name}, this is Sahay Finance about your loan of {amount} rupees. Would you like to renew it?', listen: { timeout_seconds: 6, routes: [{ intent: 'affirm', disposition: 'interested', next: 'thanks' }, { intent: 'deny', disposition: 'not_interested', next: 'bye' }], no_input: { retries: 1, disposition: 'callback', next: 'bye' } } },
     { id: 'thanks', say: 'Thank you, our team will call you back today.', end: true },
     { id: 'bye', say: 'Thank you for your time. Goodbye.', end: true },
   ],

@@ -1,0 +1,194 @@
+import type { BrowserContext, Page } from 'playwright-core';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { launchBrowser, type Browsing } from '../support/browser.ts';
+import { makeCertificate, startReceiver, type Certificate, type Receiver } from '../support/https-receiver.ts';
+import { loanRenewalScript } from '../support/scripts.ts';
+import { client, createWorkspace, startServer, type ApiClient, type TestServer, type Workspace } from '../support/server.ts';
+import { waitFor } from '../support/wait-for.ts';
+
+/**
+ * The dashboard in a real browser (chromium via playwright-core) against the real server: sandbox carrier, manual
+ * clock, a real HTTPS webhook receiver. One server, one browser, one operator context reused across the steps,
+ * which run in order like an operator's first session. Every page visited is checked with axe-core and
+ * screenshotted at 1280×800 and 390×844 (test-output/dashboard/).
+ */
+const dashboard = suite('dashboard in a browser');
+
+let server: TestServer;
+let owner: Workspace;
+let api: ApiClient;
+let browsing: Browsing;
+let operator: BrowserContext;
+let page: Page;
+let certificate: Certificate;
+let receiver: Receiver;
+let campaignId = '';
+let callId = '';
+const problems: string[] = [];
+
+const XSS = '<script>window.__xss=1</script><img src=x onerror="window.__xss=2">';
+
+/** Contacts by sandbox ending: 03 interested, 04 not interested, 05 callback, 00/01 not reachable (retried). */
+const ENDINGS = ['00', '01', '02', '03', '04', '05', '06', '07', '08', '09'];
+function csv(rows: string[][]): Buffer {
+  const quote = (cell: string) => (/[",\n]/.test(cell) ? `"${cell.replaceAll('"', '""')}"` : cell);
+  return Buffer.from(rows.map((row) => row.map(quote).join(',')).join('\n'));
+}
+const header = ['Mobile', 'Customer Name', 'amount', 'lender'];
+const goodRows = ENDINGS.map((ending, index) => [`+9198100000${ending}`, index === 3 ? `Asha ${XSS}` : index === 4 ? 'सुनीता शर्मा' : `Customer ${index}`, String(50_000 + index), 'Sahay Finance']);
+
+function watch(target: Page): void {
+  target.on('dialog', (dialog) => {
+    if (dialog.type() === 'confirm') return void dialog.accept();
+    problems.push(`dialog: ${dialog.message()}`);
+    void dialog.dismiss();
+  });
+  target.on('console', (message) => {
+    if (message.type() === 'error') problems.push(`console: ${message.text()}`);
+  });
+  target.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+}
+
+async function assertNoXss(target: Page): Promise<void> {
+  assert.is(await target.evaluate('window.__xss'), undefined, 'no injected script ran');
+}
+
+async function signIn(context: BrowserContext, key: string): Promise<Page> {
+  const next = await context.newPage();
+  watch(next);
+  await next.goto(`${server.baseUrl}/`);
+  assert.match(next.url(), /\/sign-in$/);
+  await next.fill('#key', key);
+  await next.click('button[type=submit]');
+  await next.waitForURL(`${server.baseUrl}/`);
+  return next;
+}
+
+/** Contacts done, as the progress on the open page shows it (SSE updates it; nothing reloads). */
+const doneOnPage = async () => Number(await page.textContent('[data-testid=done]'));
+/** When the live region last received an update (set by dashboard.js), or null once the page shows a finished campaign. */
+const liveMarker = () => page.getAttribute('[data-live-progress]', 'data-updated', { timeout: 500 }).catch(() => 'finished');
+
+async function advanceClock(seconds: number): Promise<void> {
+  const response = await api.post('/v1/sandbox/clock', { advance_seconds: seconds });
+  assert.is(response.status, 200, response.text);
+}
+
+dashboard.before(async () => {
+  certificate = makeCertificate();
+  receiver = await startReceiver(certificate, null, () => 500);
+  server = await startServer({ env: { CLOCK: 'manual', CLOCK_START: '2026-03-02T04:30:00Z', ALLOW_PRIVATE_TARGETS: 'true', NODE_EXTRA_CA_CERTS: certificate.certPath } });
+  owner = await createWorkspace(server, 'Sahay Finance');
+  api = client(server, owner.key);
+  const script = loanRenewalScript();
+  script.steps[0]!.say = `Namaste {name}, this is Asha from {lender}. This call is recorded. ${XSS}`;
+  const created = await api.post('/v1/scripts', script);
+  assert.is(created.status, 201, created.text);
+  browsing = await launchBrowser();
+  operator = await browsing.newContext();
+});
+
+dashboard.after(async () => {
+  await browsing?.close();
+  await receiver?.close();
+  certificate?.remove();
+  await server?.stop();
+});
+
+dashboard('sign in with the Admin key: an HttpOnly SameSite=Strict session cookie, the overview with its empty state', async () => {
+  const signInPage = await operator.newPage();
+  watch(signInPage);
+  await signInPage.goto(`${server.baseUrl}/sign-in`);
+  await browsing.look(signInPage, '01-sign-in');
+  await signInPage.fill('#key', 'sk_live_wrong');
+  await signInPage.click('button[type=submit]');
+  const refusal = await signInPage.textContent('main') ?? '';
+  assert.match(refusal, /not valid/, refusal);
+  await signInPage.close();
+
+  page = await signIn(operator, owner.key);
+  const [cookie] = (await operator.cookies()).filter((entry) => entry.name === 'dashboard_session');
+  assert.ok(cookie, 'session cookie');
+  assert.is(cookie!.httpOnly, true);
+  assert.is(cookie!.sameSite, 'Strict');
+  assert.not.match(cookie!.value, owner.key.slice(0, 12), 'the cookie is not the key');
+  assert.match(await page.textContent('main') ?? '', /No calls in the last 30 days/);
+  assert.match(await page.textContent('main') ?? '', /Times are in /);
+  await browsing.look(page, '02-overview-empty');
+});
+
+dashboard('register a webhook from the Webhooks page', async () => {
+  await page.goto(`${server.baseUrl}/webhooks`);
+  await browsing.look(page, '03-webhooks-empty');
+  await page.fill('#url', `${receiver.url}/hooks`);
+  await page.click('form.card button[type=submit]');
+  await page.waitForURL(/\/webhooks\/wh_/);
+  assert.match(await page.textContent('.flash') ?? '', /registered/);
+});
+
+dashboard('create a campaign from a CSV: column mapping, row errors before submitting, then created', async () => {
+  await page.goto(`${server.baseUrl}/campaigns`);
+  assert.match(await page.textContent('main') ?? '', /No campaigns yet/);
+  await browsing.look(page, '04-campaigns-empty');
+  await page.click('text=New campaign from a CSV');
+  await page.fill('#name', 'March renewals');
+  await page.selectOption('#language', 'hi-IN');
+  const badRows = [...goodRows.slice(0, 2), ['12345', 'Bad Phone', '1', 'Sahay Finance'], ['+919810000000', 'Twice', '2', 'Sahay Finance'], ['+919810000077', 'No amount', '', 'Sahay Finance']];
+  await page.setInputFiles('#contacts', { name: 'bad.csv', mimeType: 'text/csv', buffer: csv([header, ...badRows]) });
+  await browsing.look(page, '05-campaign-new');
+  await page.click('text=Next: map columns');
+  // The phone column is guessed from "Mobile"; "Customer Name" is mapped by hand.
+  assert.is(await page.inputValue('#map_phone'), '0');
+  await page.selectOption('#map_name', { label: 'Customer Name' });
+  await page.click('button[value=check]');
+  const errors = await page.textContent('.errors') ?? '';
+  assert.match(errors, /Line 4: phone: expected E\.164/);
+  assert.match(errors, /Line 5: phone \+919810000000 is already on line 2/);
+  assert.match(errors, /Line 6: amount: empty/);
+  assert.is(await page.locator('button[value=create]').count(), 0, 'no create button while rows are wrong');
+  await browsing.look(page, '06-campaign-row-errors');
+
+  await page.goto(`${server.baseUrl}/campaigns/new`);
+  await page.fill('#name', 'March renewals');
+  await page.setInputFiles('#contacts', { name: 'contacts.csv', mimeType: 'text/csv', buffer: csv([header, ...goodRows]) });
+  await page.click('summary');
+  await page.fill('#max_attempts', '2');
+  await page.fill('#retry_interval_minutes', '5');
+  await page.click('text=Next: map columns');
+  await page.selectOption('#map_name', { label: 'Customer Name' });
+  await page.click('button[value=check]');
+  await browsing.look(page, '07-campaign-mapped');
+  await page.click('button[value=create]');
+  await page.waitForURL(/\/campaigns\/cmp_/);
+  campaignId = page.url().split('/').at(-1)!;
+  assert.match(await page.textContent('.flash') ?? '', /created with 10 contacts/);
+  await assertNoXss(page);
+});
+
+dashboard('start, live progress over SSE, pause, resume; the clock moves and the page follows without a reload', async () => {
+  await page.click('button:has-text("Start now")');
+  await page.waitForSelector('text=Campaign running.');
+  // First round: every contact dialed; 00, 01 and 08 wait for a retry (5 + ... final).
+  await waitFor('the first round on the page', doneOnPage, (done) => done >= 7);
+  const firstRound = Number(await page.textContent('[data-testid=done]'));
+  await browsing.look(page, '08-campaign-running');
+  await page.click('button:has-text("Pause")');
+  await page.waitForSelector('text=Campaign paused.');
+  assert.ok(await page.locator('button:has-text("Resume")').count());
+  await page.click('button:has-text("Resume")');
+  await page.waitForSelector('text=Campaign running.');
+  const marker = await liveMarker();
+  // Past the retry interval the retries run: the progress on the open page moves by itself.
+  await advanceClock(6 * 60);
+  await waitFor('the retries on the open page', async () => ({ done: await doneOnPage(), updated: await liveMarker() }), (now) => now.done === 10 && now.updated !== marker);
+  assert.ok(firstRound < 10, `first round ${firstRound}`);
+  await page.waitForSelector('#progress >> text=completed', { timeout: 30_000 });
+  await page.reload();
+  await browsing.look(page, '09-campaign-completed');
+  const name = await page.locator('a', { hasText: 'Asha' }).first().textContent();
+  assert.is(name, `Asha ${XSS}`, 'the contact name shows as text');
+  await assertNoXss(page);
+});
+
+dashboard.run();

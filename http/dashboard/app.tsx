@@ -88,7 +88,9 @@ export function createDashboard({ readDb, clock, fetchApi, logger, sessions = ne
     if (!row || row.revoked_at !== null) {
       return c.html(<SignInPage token={expected} error="That API key is not valid (unknown or revoked)." />, 401);
     }
-    const zone = typeof form.time_zone === 'string' && isValidTimezone(form.time_zone) ? form.time_zone : 'UTC';
+    const offered = typeof form.time_zone === 'string' && isValidTimezone(form.time_zone) ? form.time_zone : 'UTC';
+    // Chromium reports India's zone by its old name; the picker lists the current one.
+    const zone = offered === 'Asia/Calcutta' ? 'Asia/Kolkata' : offered;
     const { id } = sessions.create(row.key_id, row.workspace_id, zone);
     recordApiKeyUse(readDb, row.key_id, clock.now().toISOString());
     deleteCookie(c, SIGN_IN_COOKIE, { path: '/' });

@@ -191,4 +191,92 @@ dashboard('start, live progress over SSE, pause, resume; the clock moves and the
   await assertNoXss(page);
 });
 
+dashboard('a call: recording in an audio player beside its transcript; a segment seeks, the playing one is highlighted', async () => {
+  await page.click('table a:has-text("Asha")');
+  await page.waitForURL(/\/calls\/cal_/);
+  callId = page.url().split('/').at(-1)!.split('?')[0]!;
+  // The conversation is analysed after the call: reload until the transcript is there.
+  await waitFor('the transcript on the call page', async () => {
+    if (await page.locator('#transcript li').count()) return true;
+    await page.reload();
+    return false;
+  }, (shown) => shown);
+  const segments = page.locator('#transcript li');
+  assert.ok((await segments.count()) >= 2);
+  const transcriptText = await page.textContent('#transcript') ?? '';
+  assert.ok(transcriptText.includes('<script>'), 'transcript text with markup shows as text');
+  await assertNoXss(page);
+  assert.match(await page.textContent('main') ?? '', /Sentiment/);
+  const audio = page.locator('audio[data-transcript]');
+  assert.is(await audio.count(), 1);
+  assert.match(await audio.getAttribute('src') ?? '', /^\/v1\/recordings\/cal_/);
+  // Play it: the browser fetches the WAV from this origin and time moves.
+  await page.evaluate('(() => { const a = document.querySelector("audio"); a.muted = true; return a.play(); })()');
+  await waitFor('the recording playing', () => page.evaluate('document.querySelector("audio").currentTime') as Promise<number>, (time) => time > 0.2, 30_000);
+  await page.evaluate('document.querySelector("audio").pause()');
+  const second = segments.nth(1);
+  const start = Number(await second.getAttribute('data-start'));
+  await second.locator('button').click();
+  await waitFor('the seek to the segment', () => page.evaluate('document.querySelector("audio").currentTime') as Promise<number>, (time) => time >= start && time < start + 2);
+  await waitFor('the segment highlighted', () => second.getAttribute('class'), (value) => value === 'playing');
+  await page.evaluate('document.querySelector("audio").pause()');
+  await browsing.look(page, '10-call-detail');
+});
+
+dashboard('the calls list filters by disposition; search highlights the words and links to the call at that second', async () => {
+  await page.goto(`${server.baseUrl}/calls`);
+  await browsing.look(page, '11-calls');
+  await page.selectOption('#f-disposition', 'interested');
+  await page.click('button:has-text("Filter")');
+  await page.waitForURL(/disposition=interested/);
+  const rows = await page.locator('tbody tr').count();
+  assert.ok(rows >= 1);
+  assert.is(await page.locator('tbody tr:has-text("not reachable")').count(), 0);
+
+  await page.goto(`${server.baseUrl}/search`);
+  await page.fill('#q', 'renew');
+  await page.click('button:has-text("Search")');
+  await page.waitForSelector('mark');
+  assert.match((await page.textContent('mark')) ?? '', /renew/i);
+  await browsing.look(page, '12-search');
+  await page.click('main ol a >> nth=0');
+  await page.waitForURL(/\/calls\/cal_.*\?t=\d+/);
+  assert.is(await page.locator('audio[data-start-at]').count(), 1);
+});
+
+dashboard('webhooks: the delivery log shows failed deliveries; Replay sends one again', async () => {
+  const hooks = await api.get('/v1/webhooks');
+  const webhookId: string = hooks.body.data[0].id;
+  const log = async () => (await api.get(`/v1/webhooks/${webhookId}/deliveries?limit=100`)).body.data as { id: string; status: string; attempts: unknown[] }[];
+  // Every automatic retry fails (the receiver answers 500): one delivery is followed until it is abandoned.
+  const [oldest] = (await log()).slice(-1);
+  assert.ok(oldest, 'a delivery');
+  for (let step = 0; step < 6; step++) {
+    const seen = (await log()).find((delivery) => delivery.id === oldest!.id)!;
+    if (seen.status === 'failed') break;
+    await advanceClock(8 * 3_600 + 1);
+    await waitFor(`attempt ${seen.attempts.length + 1}`, log, (now) => {
+      const delivery = now.find((entry) => entry.id === oldest!.id)!;
+      return delivery.attempts.length > seen.attempts.length || delivery.status === 'failed';
+    });
+  }
+  await waitFor('a failed delivery', log, (now) => now.some((delivery) => delivery.status === 'failed'));
+  receiver.respond = () => 200;
+  await page.goto(`${server.baseUrl}/webhooks`);
+  await browsing.look(page, '13-webhooks');
+  await page.click(`a[href="/webhooks/${webhookId}"]`);
+  await page.selectOption('#d-status', 'failed');
+  await page.click('button:has-text("Filter")');
+  await page.waitForURL(/status=failed/);
+  await browsing.look(page, '14-webhook-delivery-log');
+  const before = receiver.requests.length;
+  await page.click('button:has-text("Replay") >> nth=0');
+  await page.waitForSelector('text=Replay requested');
+  await waitFor('the replayed delivery', async () => receiver.requests.length, (count) => count === before + 1);
+  await waitFor('the replay in the log', async () => {
+    await page.goto(`${server.baseUrl}/webhooks/${webhookId}?status=delivered`);
+    return page.locator('tbody tr:has-text("HTTP 200")').count();
+  }, (rows) => rows === 1);
+});
+
 dashboard.run();

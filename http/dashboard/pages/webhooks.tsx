@@ -24,6 +24,9 @@ interface Delivery {
 }
 interface ListPage<T> { data: T[]; total: number; limit: number; offset: number }
 
+/** Deliveries a replay is accepted for (the delivery aggregate refuses the others with 409). */
+const REPLAYABLE = new Set(['delivered', 'failed', 'retrying']);
+
 export function webhookPages(app: DashboardApp, _deps: PageDeps) {
   app.get('/webhooks', async (c) => {
     const viewer = c.get('viewer');
@@ -131,7 +134,7 @@ export function webhookPages(app: DashboardApp, _deps: PageDeps) {
                         <td data-label="Last response">{last ? (last.http_status !== null ? `HTTP ${last.http_status}` : last.error ?? 'no response') : '—'}</td>
                         <td data-label="Next retry"><Time at={delivery.next_attempt_at} zone={viewer.timeZone} /></td>
                         <td data-label="Action">
-                          {canWrite(viewer) && (delivery.status === 'failed' || delivery.status === 'delivered') ? (
+                          {canWrite(viewer) && REPLAYABLE.has(delivery.status) ? (
                             <form method="post" action={`/webhooks/${hook.id}/deliveries/${delivery.id}/replay`} class="inline">
                               <CsrfField viewer={viewer} />
                               <button type="submit" class="secondary" aria-label={`Replay ${delivery.event} delivery`}>Replay</button>

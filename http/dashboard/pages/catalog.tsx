@@ -324,7 +324,6 @@ export function catalogPages(app: DashboardApp, _deps: PageDeps) {
     return c.html(
       <Layout title={`Agent: ${agent.name}`} viewer={viewer} path="/agents">
         <div class="actions"><DeleteButton viewer={viewer} action={`/agents/${agent.id}/delete`} label="Delete agent" confirm="Delete this agent?" /></div>
-        <p><a href={`/calls?agent_id=${agent.id}`}>Calls</a> are listed under Calls; the agent's analytics are in the API (GET /v1/agents/{'{id}'}).</p>
         {canWrite(viewer) ? agentForm(viewer, agent) : <dl class="facts card"><dt>Languages</dt><dd>{agent.languages.join(', ')}</dd><dt>Status</dt><dd>{agent.status}</dd></dl>}
       </Layout>,
     );

@@ -8,6 +8,7 @@ import { hashApiKeySecret, isWellFormedApiKeySecret } from '../../infra/crypto/a
 import type { Clock } from '../../infra/clock/port.ts';
 import type { Logger } from '../../infra/logger.ts';
 import { findApiKey, findApiKeyBySecretHash, recordApiKeyUse } from '../../projections/api-keys.ts';
+import { LAST_USED_WRITE_INTERVAL_MS } from '../middleware/auth.ts';
 import { ApiCallError, ApiClient, type ApiFetch } from './api-client.ts';
 import { assetRoutes } from './assets.ts';
 import type { DashboardContext, DashboardEnv } from './env.ts';
@@ -92,7 +93,6 @@ export function createDashboard({ readDb, clock, fetchApi, logger, sessions = ne
     // Chromium reports India's zone by its old name; the picker lists the current one.
     const zone = offered === 'Asia/Calcutta' ? 'Asia/Kolkata' : offered;
     const { id } = sessions.create(row.key_id, row.workspace_id, zone);
-    recordApiKeyUse(readDb, row.key_id, clock.now().toISOString());
     deleteCookie(c, SIGN_IN_COOKIE, { path: '/' });
     setCookie(c, SESSION_COOKIE, id, cookieOptions(c));
     logger.info({ key_id: row.key_id, workspace_id: row.workspace_id }, 'dashboard sign-in');
@@ -125,6 +125,11 @@ export function createDashboard({ readDb, clock, fetchApi, logger, sessions = ne
       }
     }
     const principal = { keyId: key.key_id, workspaceId: key.workspace_id, scope: key.scope };
+    // "Last used" counts dashboard use too, written at most once a minute per session like the API's.
+    if (session.lastSeenMs - (session.useRecordedMs ?? 0) >= LAST_USED_WRITE_INTERVAL_MS) {
+      session.useRecordedMs = session.lastSeenMs;
+      recordApiKeyUse(readDb, key.key_id, clock.now().toISOString());
+    }
     const flash = session.flash;
     session.flash = undefined;
     c.set('session', session);

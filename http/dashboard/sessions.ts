@@ -14,6 +14,8 @@ export interface Session {
   /** IANA zone the pages show times in (the browser's at sign-in, then the user's choice). */
   timeZone: string;
   lastSeenMs: number;
+  /** When this session last wrote its key's "last used" (throttled). */
+  useRecordedMs?: number;
   /** One message for the next page (after a redirect), then gone. */
   flash?: { kind: 'ok' | 'error'; text: string };
 }

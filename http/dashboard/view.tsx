@@ -38,8 +38,8 @@ function Head({ title }: { title: string }) {
     <head>
       <meta charset="utf-8" />
       <meta name="viewport" content="width=device-width, initial-scale=1" />
-      {/* htmx must not inject its indicator <style>: the CSP allows no inline style. */}
-      <meta name="htmx-config" content='{"includeIndicatorStyles":false,"allowEval":false,"allowScriptTags":false}' />
+      {/* The CSP allows no inline style: htmx must neither inject its indicator <style> nor settle `style` attributes. */}
+      <meta name="htmx-config" content='{"includeIndicatorStyles":false,"allowEval":false,"allowScriptTags":false,"attributesToSettle":["class","width","height"]}' />
       <title>{title} · Voice calling</title>
       <link rel="stylesheet" href="/assets/dashboard.css" />
       <script src="/assets/htmx.min.js" defer></script>
@@ -144,6 +144,14 @@ export function formatInstant(at: string, zone: string): string {
 
 export function ZoneNote({ zone }: { zone: string }) {
   return <p class="muted small">Times are in {zone} (change it at the top of the page).</p>;
+}
+
+/**
+ * A GET form (filters, search) that htmx submits in place: the page's <main> is swapped for the answer's and the
+ * URL updated, so the list changes without a full reload. Without JavaScript it is an ordinary GET form.
+ */
+export function inPlace(path: string): Record<string, string> {
+  return { 'hx-get': path, 'hx-target': 'main', 'hx-select': 'main', 'hx-swap': 'outerHTML', 'hx-push-url': 'true' };
 }
 
 export function Empty({ children }: { children?: Child }) {

@@ -2,7 +2,7 @@ import { DISPOSITIONS } from '../../../domain/shared/disposition.ts';
 import { SUPPORTED_LANGUAGES } from '../../../domain/shared/language.ts';
 import { addDays, startOfLocalDate } from '../../../domain/shared/time-zone.ts';
 import { unwrap } from '../api-client.ts';
-import { Badge, Empty, ErrorBox, Layout, Pager, Time, ZoneNote } from '../view.tsx';
+import { inPlace, Badge, Empty, ErrorBox, Layout, Pager, Time, ZoneNote } from '../view.tsx';
 import type { DashboardApp, PageDeps } from './deps.ts';
 
 export interface CallListItem {
@@ -95,7 +95,7 @@ export function callPages(app: DashboardApp, _deps: PageDeps) {
     const filtered = Object.values(query).some(Boolean);
     return c.html(
       <Layout title="Calls" viewer={viewer} path="/calls">
-        <form class="filters" method="get" action="/calls">
+        <form class="filters" method="get" action="/calls" {...inPlace('/calls')}>
           <div><label for="f-campaign">Campaign id</label><input id="f-campaign" name="campaign_id" value={query.campaign_id ?? ''} size={18} /></div>
           <div>
             <label for="f-disposition">Disposition</label>

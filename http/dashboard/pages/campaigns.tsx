@@ -8,7 +8,7 @@ import { redirectWithFlash } from '../app.tsx';
 import { CampaignDrafts } from '../campaign-drafts.ts';
 import { CsvImportError, guessMapping, mapContacts, mappingTargets, parseContactsCsv, type ColumnMapping, type RowError } from '../contact-import.ts';
 import type { DashboardContext } from '../env.ts';
-import { Badge, canWrite, CsrfField, Empty, ErrorBox, Layout, Pager, Time, ZoneNote, type Viewer } from '../view.tsx';
+import { inPlace, Badge, canWrite, CsrfField, Empty, ErrorBox, Layout, Pager, Time, ZoneNote, type Viewer } from '../view.tsx';
 import { CallTable, type CallListItem } from './calls.tsx';
 import type { DashboardApp, PageDeps } from './deps.ts';
 
@@ -42,7 +42,7 @@ export function campaignPages(app: DashboardApp, { readDb }: PageDeps) {
     return c.html(
       <Layout title="Campaigns" viewer={viewer} path="/campaigns">
         {canWrite(viewer) ? <div class="actions"><a class="button" href="/campaigns/new">New campaign from a CSV</a></div> : null}
-        <form class="filters" method="get" action="/campaigns">
+        <form class="filters" method="get" action="/campaigns" {...inPlace('/campaigns')}>
           <div>
             <label for="f-status">Status</label>
             <select id="f-status" name="status">
@@ -96,7 +96,7 @@ export function campaignPages(app: DashboardApp, { readDb }: PageDeps) {
     if (!(file instanceof File) || file.size === 0) return renderNewCampaign(c, { settings, error: 'Choose a CSV file of contacts.' });
     let csv;
     try {
-      csv = parseContactsCsv(await file.text());
+      csv = await parseContactsCsv(await file.text());
     } catch (error) {
       if (error instanceof CsvImportError) return renderNewCampaign(c, { settings, error: error.message });
       throw error;
@@ -121,7 +121,7 @@ export function campaignPages(app: DashboardApp, { readDb }: PageDeps) {
       const value = form[`map_${target}`];
       if (typeof value === 'string' && value !== '' && Number.isInteger(Number(value))) mapping[target] = Number(value);
     }
-    const mapped = mapContacts(draft.csv, mapping, targets);
+    const mapped = await mapContacts(draft.csv, mapping, targets);
     if (mapped.errors.length > 0 || form.intent !== 'create') return renderMapping(c, drafts, draftId, targets, mapping, mapped.errors);
     const body = campaignBody(draft.settings, mapped.contacts, c.get('viewer').timeZone);
     const created = await c.get('api').send<Campaign>('POST', '/campaigns', body, `dash-${draftId}`);

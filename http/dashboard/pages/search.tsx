@@ -1,6 +1,6 @@
 import { SUPPORTED_LANGUAGES } from '../../../domain/shared/language.ts';
 import { highlightRuns } from '../highlight.ts';
-import { Empty, ErrorBox, Layout, Pager, Time, ZoneNote } from '../view.tsx';
+import { inPlace, Empty, ErrorBox, Layout, Pager, Time, ZoneNote } from '../view.tsx';
 import { secondsLabel } from './calls.tsx';
 import type { DashboardApp, PageDeps } from './deps.ts';
 
@@ -27,7 +27,7 @@ export function searchPages(app: DashboardApp, _deps: PageDeps) {
     const result = query.query ? await c.get('api').get<{ total_matches: number; limit: number; offset: number; results: SearchResult[] }>('/analytics/search', { ...query, offset, limit: 20 }) : undefined;
     return c.html(
       <Layout title="Search transcripts" viewer={viewer} path="/search">
-        <form class="filters" method="get" action="/search" role="search">
+        <form class="filters" method="get" action="/search" role="search" {...inPlace('/search')}>
           <div><label for="q">Words said in a call</label><input id="q" name="query" type="search" value={query.query ?? ''} size={30} required maxlength={200} /></div>
           <div>
             <label for="s-language">Language</label>

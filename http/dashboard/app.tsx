@@ -128,7 +128,12 @@ export function createDashboard({ readDb, clock, fetchApi, logger, sessions = ne
     // "Last used" counts dashboard use too, written at most once a minute per session like the API's.
     if (session.lastSeenMs - (session.useRecordedMs ?? 0) >= LAST_USED_WRITE_INTERVAL_MS) {
       session.useRecordedMs = session.lastSeenMs;
-      recordApiKeyUse(readDb, key.key_id, clock.now().toISOString());
+      try {
+        recordApiKeyUse(readDb, key.key_id, clock.now().toISOString());
+      } catch (error) {
+        // Informational, as for the API: a busy database must not fail the page.
+        logger.warn({ err: error, key_id: key.key_id }, 'could not record API key use');
+      }
     }
     const flash = session.flash;
     session.flash = undefined;

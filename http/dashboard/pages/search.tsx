@@ -49,7 +49,7 @@ export function searchPages(app: DashboardApp, _deps: PageDeps) {
         ) : (
           <>
             <p class="muted">{result.body.total_matches} match{result.body.total_matches === 1 ? '' : 'es'}</p>
-            <ol class="card transcript">
+            <ol class="card results">
               {result.body.results.map((hit) => (
                 <li>
                   {hit.call_id ? <a href={`/calls/${hit.call_id}?t=${Math.floor(hit.start_time)}`}>Call at {secondsLabel(hit.start_time)}</a> : <span class="muted">Transcription job {hit.job_id}</span>}{' '}

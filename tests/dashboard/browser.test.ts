@@ -345,6 +345,21 @@ dashboard('every other page renders, is accessible and escapes what users typed'
   await browsing.look(page, '25-script-error');
 });
 
+dashboard('a scheduled campaign: remove contacts by pasting numbers, then stop it', async () => {
+  const scriptId = (await api.get('/v1/scripts')).body.data[0].id;
+  const contacts = ['+919810000011', '+919810000012', '+919810000013'].map((phone, index) => ({ phone, name: `Later ${index}`, amount: 1, lender: 'Sahay' }));
+  const created = await api.post('/v1/campaigns', { name: 'Next week', script_id: scriptId, language: 'ta-IN', contacts });
+  assert.is(created.status, 201, created.text);
+  await page.goto(`${server.baseUrl}/campaigns/${created.body.id}`);
+  await page.fill('#phones', '+919810000011\n+919810000099');
+  await page.click('button:has-text("Remove these contacts")');
+  assert.match(await page.textContent('.flash') ?? '', /Removed 1; 0 already called \(kept\); 1 not in the campaign/);
+  await page.click('button:has-text("Stop")');
+  await page.waitForSelector('text=Campaign stopped.');
+  assert.is(await page.locator('main form[method=post]').count(), 0, 'a stopped campaign offers no action');
+  await browsing.look(page, '26-campaign-stopped');
+});
+
 dashboard('sign out ends the session', async () => {
   await page.goto(`${server.baseUrl}/`);
   await page.click('button:has-text("Sign out")');

@@ -14,6 +14,7 @@ import { assetRoutes } from './assets.ts';
 import type { DashboardContext, DashboardEnv } from './env.ts';
 import { isHttps, sameOrigin, securityHeaders } from './security.ts';
 import { csrfTokenMatches, SESSION_IDLE_MS, SessionStore } from './sessions.ts';
+import { localPath, redirectWithFlash } from './respond.ts';
 import { BarePage, Layout } from './view.tsx';
 import { overviewPages } from './pages/overview.tsx';
 import { campaignPages } from './pages/campaigns.tsx';
@@ -36,17 +37,6 @@ export const SESSION_COOKIE = 'dashboard_session';
 const SIGN_IN_COOKIE = 'dashboard_sign_in';
 /** The largest form the dashboard accepts (a CSV of 100,000 contacts with a few variables fits). */
 export const MAX_FORM_BYTES = 25 * 1024 * 1024;
-
-/** A path of ours to go back to after a form (never another site: `//evil` is refused). */
-export function localPath(value: unknown, fallback = '/'): string {
-  return typeof value === 'string' && /^\/(?![/\\])[^\s]*$/.test(value) ? value : fallback;
-}
-
-/** For a page that answers a form: the next page, with a one-time message. */
-export function redirectWithFlash(c: DashboardContext, to: string, kind: 'ok' | 'error', text: string) {
-  c.get('session').flash = { kind, text };
-  return c.redirect(localPath(to), 303);
-}
 
 /**
  * The operators' web console, served by the service at `/` (the API stays under `/v1`). Server-rendered pages,

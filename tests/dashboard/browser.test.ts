@@ -332,6 +332,19 @@ dashboard('every other page renders, is accessible and escapes what users typed'
     await page.goto(`${server.baseUrl}${path}`);
     await browsing.look(page, name);
   }
+  await page.goto(`${server.baseUrl}/agents`);
+  await page.fill('#a-name', 'Priya');
+  await page.check('input[value="ta-IN"]');
+  await page.fill('#a-phone', '+919812345678');
+  await page.click('button:has-text("Add agent")');
+  assert.match(await page.textContent('.flash') ?? '', /Agent Priya added/);
+  await page.click('main table a:has-text("Priya")');
+  assert.match(await page.textContent('main') ?? '', /Calls handled, last 30 days/);
+  await browsing.look(page, '27-agent');
+  await page.goto(`${server.baseUrl}/do-not-call`);
+  await page.fill('#dnc-phone', '+919810000555');
+  await page.click('button:has-text("Add to the list")');
+  assert.match(await page.textContent('.flash') ?? '', /will not be called/);
   await page.goto(`${server.baseUrl}/scripts`);
   await page.click('main table a >> nth=0');
   assert.ok((await page.textContent('main pre'))!.includes('<script>'), 'script text shows as text');

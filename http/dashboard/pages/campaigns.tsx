@@ -4,7 +4,7 @@ import { DISPOSITIONS } from '../../../domain/shared/disposition.ts';
 import { SUPPORTED_LANGUAGES } from '../../../domain/shared/language.ts';
 import { findCampaign, type CampaignDocument } from '../../../projections/campaigns.ts';
 import { unwrap } from '../api-client.ts';
-import { redirectWithFlash } from '../app.tsx';
+import { redirectWithFlash } from '../respond.ts';
 import { CampaignDrafts } from '../campaign-drafts.ts';
 import { CsvImportError, guessMapping, mapContacts, mappingTargets, parseContactsCsv, type ColumnMapping, type RowError } from '../contact-import.ts';
 import type { DashboardContext } from '../env.ts';

@@ -1,8 +1,9 @@
 import { AGENT_STATUSES } from '../../../domain/agent.ts';
 import { SUPPORTED_LANGUAGES } from '../../../domain/shared/language.ts';
 import { renderTemplate } from '../../../domain/script-template.ts';
+import { addDays, localDateOf } from '../../../domain/shared/time-zone.ts';
 import { unwrap, type ApiResult } from '../api-client.ts';
-import { redirectWithFlash } from '../app.tsx';
+import { redirectWithFlash } from '../respond.ts';
 import type { DashboardContext } from '../env.ts';
 import { Badge, canWrite, CsrfField, Empty, ErrorBox, Layout, Pager, Time, ZoneNote, type Viewer } from '../view.tsx';
 import type { DashboardApp, PageDeps } from './deps.ts';
@@ -13,6 +14,7 @@ interface Step { id: string; say: string; next?: string; end?: boolean; disposit
 interface Script { id: string; name: string; version: number; single_call_enabled: boolean; steps: Step[]; variables: string[]; created_at: string; updated_at: string }
 interface Scorecard { id: string; name: string; description?: string; pass_threshold: number; parameters: Record<string, unknown>[]; version: number; created_at?: string }
 interface Agent { id: string; name: string; languages: string[]; phone: string | null; sip_uri: string | null; status: string; last_assigned_at: string | null }
+interface AgentStats { total_calls: number; connected_calls: number; avg_duration_seconds: number | null; avg_qa_score: number | null }
 interface Suppression { phone: string; source: string; reason: string | null; call_id: string | null; suppressed_at: string }
 
 const offsetOf = (c: DashboardContext) => Number(c.req.query('offset') ?? 0) || 0;
@@ -66,7 +68,7 @@ function parseJson(text: unknown): { value?: unknown; error?: ApiError } {
   }
 }
 
-export function catalogPages(app: DashboardApp, _deps: PageDeps) {
+export function catalogPages(app: DashboardApp, { clock }: PageDeps) {
   // ---------------------------------------------------------------- Scripts
   app.get('/scripts', async (c) => {
     const viewer = c.get('viewer');
@@ -321,9 +323,17 @@ export function catalogPages(app: DashboardApp, _deps: PageDeps) {
   app.get('/agents/:id', async (c) => {
     const viewer = c.get('viewer');
     const agent = unwrap(await c.get('api').get<Agent>(`/agents/${encodeURIComponent(c.req.param('id'))}`));
+    const today = localDateOf(clock.now(), viewer.timeZone);
+    const stats = unwrap(await c.get('api').get<AgentStats>('/analytics/calls', { agent_id: agent.id, from: addDays(today, -29), to: today, timezone: viewer.timeZone }));
     return c.html(
       <Layout title={`Agent: ${agent.name}`} viewer={viewer} path="/agents">
         <div class="actions"><DeleteButton viewer={viewer} action={`/agents/${agent.id}/delete`} label="Delete agent" confirm="Delete this agent?" /></div>
+        <dl class="facts card">
+          <dt>Calls handled, last 30 days</dt><dd>{stats.total_calls} ({stats.connected_calls} connected)</dd>
+          <dt>Average duration</dt><dd>{stats.avg_duration_seconds === null ? '—' : `${Math.round(stats.avg_duration_seconds)} s`}</dd>
+          <dt>QA average</dt><dd>{stats.avg_qa_score === null ? '—' : `${Math.round(stats.avg_qa_score)} / 100`}</dd>
+          <dt>Last assigned</dt><dd><Time at={agent.last_assigned_at} zone={viewer.timeZone} withZone /></dd>
+        </dl>
         {canWrite(viewer) ? agentForm(viewer, agent) : <dl class="facts card"><dt>Languages</dt><dd>{agent.languages.join(', ')}</dd><dt>Status</dt><dd>{agent.status}</dd></dl>}
       </Layout>,
     );

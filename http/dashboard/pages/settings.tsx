@@ -1,5 +1,5 @@
 import { unwrap } from '../api-client.ts';
-import { redirectWithFlash } from '../app.tsx';
+import { redirectWithFlash } from '../respond.ts';
 import { Badge, CsrfField, Empty, isAdmin, Layout, Pager, Time, ZoneNote, type Viewer } from '../view.tsx';
 import type { DashboardContext } from '../env.ts';
 import type { DashboardApp, PageDeps } from './deps.ts';

@@ -1,7 +1,7 @@
 import { DELIVERY_STATUSES } from '../../../domain/webhook-delivery.ts';
 import { WEBHOOK_EVENT_NAMES } from '../../../domain/webhook.ts';
 import { unwrap } from '../api-client.ts';
-import { redirectWithFlash } from '../app.tsx';
+import { redirectWithFlash } from '../respond.ts';
 import { Badge, canWrite, CsrfField, Empty, ErrorBox, Layout, Pager, Time, ZoneNote } from '../view.tsx';
 import type { DashboardApp, PageDeps } from './deps.ts';
 

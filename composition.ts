@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { CommandHandler } from './commands/handler.ts';
 import { upcast } from './domain/upcasters.ts';
 import { createAnalysisPool } from './infra/analysis/analysis-pool.ts';
+import type { ComplianceEvaluator } from './infra/analysis/compliance-evaluation.ts';
 import type { TranscriptAnalysis } from './infra/analysis/transcript-analysis.ts';
 import { createFileBlobStore } from './infra/blobs/file-blob-store.ts';
 import type { BlobStore } from './infra/blobs/port.ts';
@@ -29,6 +30,7 @@ import { createCallTranscription } from './processes/analysis/call-transcription
 import { createTranscriptionWorker } from './processes/analysis/transcription-worker.ts';
 import type { ConversationSpeech } from './processes/calling/conversation-ports.ts';
 import { createDialingProcesses } from './processes/calling/dialing.ts';
+import { createPostCallCompliance } from './processes/compliance/post-call-evaluation.ts';
 import { offlineConversationSpeech } from './processes/calling/offline-speech.ts';
 import type { ProcessManager } from './processes/process-manager.ts';
 import { ProcessRunner, type ProcessRunnerOptions } from './processes/runner.ts';
@@ -72,6 +74,8 @@ export interface Runtime {
   recognizer: SpeechRecognizer;
   /** Summary, sentiment, intent and QA scoring of transcripts, on worker threads (ANALYSIS_THREADS, ANALYSIS_BUDGET_SECONDS). */
   transcriptAnalysis: TranscriptAnalysis;
+  /** The post-call compliance rules of a transcript, on the same worker threads as the analysis. */
+  complianceEvaluator: ComplianceEvaluator;
   /** Starts projections, process managers and timers. */
   start(): Promise<void>;
   /** Stops background work and closes the databases. */
@@ -100,7 +104,13 @@ export function openReadModelDatabase(path: string): Database.Database {
 
 /** Every process manager the server runs. */
 export function allProcessManagers(ports: RuntimePorts): ProcessManager[] {
-  return [createTranscriptionWorker(ports), createCallTranscription(ports), ...createDialingProcesses(ports), ...webhookProcessManagers(ports)];
+  return [
+    createTranscriptionWorker(ports),
+    createCallTranscription(ports),
+    createPostCallCompliance(ports),
+    ...createDialingProcesses(ports),
+    ...webhookProcessManagers(ports),
+  ];
 }
 
 export function createRuntime(
@@ -123,6 +133,11 @@ export function createRuntime(
   const timers = new TimerScheduler(readDb, commands, clock, logger);
   const urlSigner = loadUrlSigner(config.urlSigningKeyPath, config.URL_SIGNING_SECRET);
   const workerConcurrency = config.WORKER_CONCURRENCY ?? availableParallelism();
+  // Leaves a core to the event loop; at least one thread.
+  const analysisPool = createAnalysisPool({
+    threads: config.ANALYSIS_THREADS ?? Math.max(1, availableParallelism() - 1),
+    budgetMs: config.ANALYSIS_BUDGET_SECONDS * 1000,
+  });
   const ports: RuntimePorts = {
     config,
     logger,
@@ -141,11 +156,8 @@ export function createRuntime(
     // The sandbox carrier gives the customer's words as text: live calls need synthesis only.
     conversationSpeech: offlineConversationSpeech(),
     recognizer: createSpeechRecognizer({ apiUrl: config.SPEECH_API_URL, apiKey: config.SPEECH_API_KEY, model: config.SPEECH_MODEL, localConcurrency: workerConcurrency }),
-    // Leaves a core to the event loop; at least one thread.
-    transcriptAnalysis: createAnalysisPool({
-      threads: config.ANALYSIS_THREADS ?? Math.max(1, availableParallelism() - 1),
-      budgetMs: config.ANALYSIS_BUDGET_SECONDS * 1000,
-    }),
+    transcriptAnalysis: analysisPool,
+    complianceEvaluator: analysisPool,
   };
   const processes = new ProcessRunner(store, readDb, makeProcesses(ports), logger, options.processes);
   return {

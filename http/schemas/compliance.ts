@@ -1,0 +1,128 @@
+import { z } from '@hono/zod-openapi';
+import { RULE_PACK_IDS } from '../../domain/compliance/packs.ts';
+import { CALL_PURPOSES } from '../../domain/compliance/rule.ts';
+import { Timestamp } from './common.ts';
+
+/** The compliance endpoints' bodies and answers (issue 14; docs/compliance.md). */
+
+const PackId = z.string().openapi({ enum: [...RULE_PACK_IDS], example: 'in-rbi-recovery' });
+const Severity = z.enum(['critical', 'warning']);
+
+const PackSettingInput = z
+  .looseObject({
+    id: PackId,
+    parameters: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .openapi({ description: "The pack's parameters (docs/compliance.md lists each pack's); omitted ones take their defaults.", example: { max_attempts_per_day: 2 } }),
+  })
+  .openapi('CompliancePackSettingInput');
+
+export const ComplianceSettingsBody = z
+  .strictObject({
+    packs: z.array(PackSettingInput).openapi({
+      description: 'Every pack to enable, each at most once; a pack left out is disabled. An empty array disables compliance checks.',
+      example: [{ id: 'in-rbi-recovery', parameters: { max_attempts_per_day: 2 } }, { id: 'in-trai' }, { id: 'in-dpdp', parameters: { disclosure_severity: 'critical' } }],
+    }),
+  })
+  .openapi('ComplianceSettingsInput');
+
+const RuleSchema = z
+  .object({
+    id: z.string().openapi({ example: 'in-rbi-recovery.calling_window' }),
+    kind: z.enum(['pre-dial', 'post-call']),
+    severity: z.string().openapi({ description: '`critical` or `warning`; `parameter` when a parameter decides it (in-dpdp recording disclosure).' }),
+    description: z.string(),
+  })
+  .openapi('ComplianceRule');
+
+const EnabledPackSchema = z
+  .object({
+    id: PackId,
+    version: z.string().openapi({ example: '1.0.0' }),
+    title: z.string(),
+    purposes: z.array(z.enum(CALL_PURPOSES)).openapi({ description: 'The call purposes its rules apply to.' }),
+    parameters: z.record(z.string(), z.unknown()).openapi({ description: 'Every parameter, defaults filled in.' }),
+    rules: z.array(RuleSchema),
+  })
+  .openapi('CompliancePack');
+
+export const ComplianceSettingsSchema = z
+  .object({
+    packs: z.array(EnabledPackSchema).openapi({ description: 'The enabled packs. A workspace that never set them has `general` only.' }),
+    available_packs: z.array(EnabledPackSchema).openapi({ description: 'Every pack the service ships, with default parameters.' }),
+    revision: z.int().openapi({ description: 'How many times the settings were changed (0: the defaults).' }),
+    updated_at: Timestamp.nullable(),
+  })
+  .openapi('ComplianceSettings');
+
+const EvidenceSchema = z
+  .object({ speaker: z.string(), start_time: z.number(), end_time: z.number(), text: z.string() })
+  .openapi('ComplianceEvidenceSegment', { description: 'The transcript segment that shows the violation (seconds from the call\'s start).' });
+
+const RulePackRefSchema = z.object({ id: z.string(), version: z.string() }).openapi('ComplianceRulePackRef');
+
+const ViolationSchema = z
+  .object({
+    check: z.string().openapi({ example: 'no_false_claims' }),
+    description: z.string(),
+    severity: Severity,
+    rule_pack: RulePackRefSchema,
+    evidence: EvidenceSchema.nullable(),
+  })
+  .openapi('ComplianceViolationItem');
+
+export const ComplianceResultSchema = z
+  .object({
+    call_id: z.string().nullable().openapi({ description: 'Null for a standalone transcription job.' }),
+    job_id: z.string().openapi({ description: 'The transcription job whose transcript was checked.' }),
+    compliance_score: z.number().openapi({ description: '100 × (1 − weighted failed checks / weighted applicable checks); critical 3, warning 1; 100 when no check applied.' }),
+    passed_checks: z.array(z.string()),
+    violations: z.array(ViolationSchema).openapi({ description: 'One per finding: a check failed twice in a call is listed twice.' }),
+    rule_packs: z.array(RulePackRefSchema).openapi({ description: 'The packs (and versions) the call was evaluated under.' }),
+    evaluated_at: Timestamp,
+  })
+  .openapi('ComplianceResult');
+
+export const ComplianceProcessingSchema = z
+  .object({
+    call_id: z.string().nullable(),
+    job_id: z.string().nullable(),
+    status: z.enum(['processing', 'not_applicable']).openapi({ description: '`processing`: not evaluated yet. `not_applicable`: the call ended without a conversation (not answered, failed): nothing to check.' }),
+  })
+  .openapi('ComplianceResultPending');
+
+export const ComplianceQuery = z.object({
+  call_id: z.string().optional().openapi({ description: 'That call\'s result; every other filter is ignored.' }),
+  job_id: z.string().optional().openapi({ description: 'A standalone transcription job\'s result (submitted with the `compliance` feature); every other filter is ignored.' }),
+  from: z.string().optional().openapi({ description: 'Inclusive date (or date-time) in `timezone`; default 29 days before `to`.', example: '2026-03-01' }),
+  to: z.string().optional().openapi({ description: 'Inclusive; default today.', example: '2026-03-30' }),
+  campaign_id: z.string().optional(),
+  language: z.string().optional().openapi({ example: 'hi-IN' }),
+  timezone: z.string().optional().openapi({ description: 'IANA zone of the date bounds (default UTC).', example: 'Asia/Kolkata' }),
+});
+
+export const ComplianceAggregateSchema = z
+  .object({
+    from: z.string(),
+    to: z.string(),
+    timezone: z.string(),
+    calls_evaluated: z.int().openapi({ description: 'Calls (and standalone jobs) evaluated that started in the range.' }),
+    avg_compliance_score: z.number().nullable().openapi({ description: 'Null when nothing was evaluated.' }),
+    pass_rate: z.number().openapi({ description: 'Fraction of evaluated calls without a critical violation; 0 when none.' }),
+    violations_by_severity: z.object({ critical: z.int(), warning: z.int() }),
+    violations_by_check: z
+      .array(z.object({ check: z.string(), severity: Severity, count: z.int().openapi({ description: 'Violations.' }), calls: z.int().openapi({ description: 'Calls with at least one.' }) }))
+      .openapi({ description: 'Most frequent first.' }),
+    blocked_attempts_by_rule: z
+      .array(
+        z.object({
+          rule_id: z.string().openapi({ example: 'in-rbi-recovery.calling_window' }),
+          severity: Severity,
+          count: z.int().openapi({ description: 'Attempts the rule blocked in the range (campaign attempts; single calls refused with 409 are not recorded).' }),
+          final: z.int().openapi({ description: 'Of those, how many ended the contact (`dnd`, never called) rather than making it wait.' }),
+        }),
+      )
+      .openapi({ description: 'From the pre-dial side, by the time the attempt was blocked.' }),
+  })
+  .openapi('ComplianceAggregate');

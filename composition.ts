@@ -30,6 +30,7 @@ import { createCallTranscription } from './processes/analysis/call-transcription
 import { createTranscriptionWorker } from './processes/analysis/transcription-worker.ts';
 import type { ConversationSpeech } from './processes/calling/conversation-ports.ts';
 import { createDialingProcesses } from './processes/calling/dialing.ts';
+import { createComplianceAuditRunner } from './processes/compliance/audit-runner.ts';
 import { createPostCallCompliance } from './processes/compliance/post-call-evaluation.ts';
 import { offlineConversationSpeech } from './processes/calling/offline-speech.ts';
 import type { ProcessManager } from './processes/process-manager.ts';
@@ -108,6 +109,7 @@ export function allProcessManagers(ports: RuntimePorts): ProcessManager[] {
     createTranscriptionWorker(ports),
     createCallTranscription(ports),
     createPostCallCompliance(ports),
+    createComplianceAuditRunner(ports),
     ...createDialingProcesses(ports),
     ...webhookProcessManagers(ports),
   ];

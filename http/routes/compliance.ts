@@ -12,9 +12,19 @@ import { findTranscriptionJobDocument } from '../../projections/transcription-jo
 import { parseAnalyticsRange, parseTimezone } from '../analytics-range.ts';
 import { principalOf } from '../context.ts';
 import { createRouter, defineRoute } from '../define-route.ts';
-import { resourceNotFound } from '../errors.ts';
+import { invalidParameter, resourceNotFound } from '../errors.ts';
+import { resourceId } from '../resource-id.ts';
+import { idParams } from '../schemas/common.ts';
+import { createOnce } from '../../commands/create-once.ts';
+import { complianceAuditDecider, complianceAuditStream } from '../../domain/compliance/audit.ts';
+import { validatePacks } from '../../domain/compliance/settings.ts';
+import { isRulePackId } from '../../domain/compliance/packs.ts';
+import { findCampaign } from '../../projections/campaigns.ts';
+import { countAuditSubjects, findComplianceAudit, type ComplianceAuditRow } from '../../projections/compliance-audits.ts';
 import type { ResourcePorts } from '../ports.ts';
 import {
+  ComplianceAuditBody,
+  ComplianceAuditSchema,
   ComplianceAggregateSchema,
   ComplianceProcessingSchema,
   ComplianceQuery,
@@ -105,6 +115,66 @@ function resultDocument(result: ComplianceResultRow): z.infer<typeof ComplianceR
   };
 }
 
+const createAudit = defineRoute(
+  {
+    method: 'post',
+    path: '/compliance/audits',
+    operationId: 'createComplianceAudit',
+    tags: [TAG],
+    summary: 'Re-audit past calls under other rules',
+    description:
+      'Re-evaluates, in the background, every call with a compliance result that started in the range (optionally of one campaign) from its events, under ' +
+      '`settings` or a `rule_pack_version`, without changing any current result; GET /v1/compliance/audits/{id} reports progress and what would change. ' +
+      'Survives a restart (it resumes after its last recorded batch). Also: `npm run -s cli -- compliance audit`.',
+    request: { body: { content: { 'application/json': { schema: ComplianceAuditBody } }, required: true } },
+    responses: { 202: { description: 'The audit, running.', content: { 'application/json': { schema: ComplianceAuditSchema } } } },
+  },
+  { scope: 'Admin', references: 'resource_not_found: `campaign_id` names no campaign of this workspace.' },
+);
+
+const getAudit = defineRoute({
+  method: 'get',
+  path: '/compliance/audits/{id}',
+  operationId: 'getComplianceAudit',
+  tags: [TAG],
+  summary: 'A re-audit: progress and what would change',
+  request: { params: idParams('aud_01jd8k3m9q2x7c4v5b6n8p0r2t') },
+  responses: { 200: { description: 'The audit.', content: { 'application/json': { schema: ComplianceAuditSchema } } } },
+});
+
+export function auditDocument(row: ComplianceAuditRow): z.infer<typeof ComplianceAuditSchema> {
+  return {
+    id: row.audit_id,
+    status: row.status,
+    basis: row.basis,
+    rule_packs: row.packs,
+    from: row.from,
+    to: row.to,
+    campaign_id: row.campaign_id,
+    progress: { processed: row.processed, total: row.total },
+    calls_newly_failing: row.newly_failing,
+    newly_failing_call_ids: row.newly_failing_ids,
+    calls_newly_passing: row.newly_passing,
+    calls_changed: row.changed,
+    violations_by_check: row.by_check,
+    requested_at: row.requested_at,
+    completed_at: row.completed_at,
+  };
+}
+
+/** The packs an audit request names: its own settings, or the workspace's with one pack at a given version. */
+function auditPacks(body: z.infer<typeof ComplianceAuditBody>, current: readonly EnabledPack[]): { basis: 'settings' | 'rule_pack_version'; packs: EnabledPack[] } {
+  if ((body.settings === undefined) === (body.rule_pack_version === undefined)) {
+    throw invalidParameter('settings', body.settings ?? null, 'exactly one of settings and rule_pack_version');
+  }
+  if (body.settings !== undefined) return { basis: 'settings', packs: validatePacks(body.settings.packs) };
+  const { id, version } = body.rule_pack_version!;
+  if (!isRulePackId(id)) throw invalidParameter('rule_pack_version.id', id, `one of ${RULE_PACK_IDS.join(', ')}`);
+  if (version !== RULE_PACKS[id].version) throw invalidParameter('rule_pack_version.version', version, `a version of ${id} this service ships: ${RULE_PACKS[id].version}`);
+  const packs = current.some((pack) => pack.id === id) ? current.map((pack) => (pack.id === id ? { ...pack, version } : pack)) : [...current, defaultPack(id)];
+  return { basis: 'rule_pack_version', packs };
+}
+
 const DEFAULT_RANGE_DAYS = 30;
 const rateOf = (part: number, whole: number) => (whole === 0 ? 0 : Math.round((part / whole) * 10_000) / 10_000);
 
@@ -166,6 +236,40 @@ export function complianceRoutes({ commands, clock, readDb, readYourWrites }: Re
       blocked_attempts_by_rule: aggregate.blocked_attempts_by_rule.map((row) => ({ ...row, severity: row.severity === 'critical' ? 'critical' : 'warning' })),
     };
     return c.json(body, 200);
+  });
+
+  router.openapi(createAudit, async (c) => {
+    const { workspaceId, keyId } = principalOf(c);
+    const body = c.req.valid('json');
+    const now = clock.now();
+    const { basis, packs } = auditPacks(body, findComplianceSettings(readDb, workspaceId).packs);
+    const range = parseAnalyticsRange({ from: body.from, to: body.to, timezone: body.timezone });
+    const campaignId = body.campaign_id ?? null;
+    if (campaignId !== null && !findCampaign(readDb, workspaceId, campaignId)) throw resourceNotFound('campaign', campaignId);
+    const auditId = resourceId(c, 'aud', now);
+    const total = countAuditSubjects(readDb, { workspaceId, from: range.fromInstant, to: range.toInstant, campaignId });
+    const result = await createOnce(
+      commands,
+      complianceAuditDecider,
+      complianceAuditStream(auditId),
+      {
+        type: 'RequestComplianceAudit',
+        data: { audit_id: auditId, workspace_id: workspaceId, basis, packs, from: range.fromInstant, to: range.toInstant, campaign_id: campaignId, total, requested_at: now.toISOString() },
+      },
+      { workspaceId, actor: keyId, now },
+    );
+    await readYourWrites(result.position);
+    const row = findComplianceAudit(readDb, workspaceId, auditId);
+    if (!row) throw resourceNotFound('compliance_audit', auditId);
+    return c.json(auditDocument(row), 202);
+  });
+
+  router.openapi(getAudit, (c) => {
+    const { workspaceId } = principalOf(c);
+    const { id } = c.req.valid('param');
+    const row = findComplianceAudit(readDb, workspaceId, id);
+    if (!row) throw resourceNotFound('compliance_audit', id);
+    return c.json(auditDocument(row), 200);
   });
 
   return router;

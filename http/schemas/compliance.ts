@@ -126,3 +126,45 @@ export const ComplianceAggregateSchema = z
       .openapi({ description: 'From the pre-dial side, by the time the attempt was blocked.' }),
   })
   .openapi('ComplianceAggregate');
+
+export const ComplianceAuditBody = z
+  .strictObject({
+    settings: z
+      .object({ packs: z.array(PackSettingInput) })
+      .optional()
+      .openapi({ description: 'Re-audit under these packs and parameters (the shape of PUT /v1/compliance/settings). Exactly one of `settings` and `rule_pack_version`.' }),
+    rule_pack_version: z
+      .strictObject({ id: PackId, version: z.string().openapi({ example: '1.0.0' }) })
+      .optional()
+      .openapi({ description: "Re-audit under the workspace's current settings with this pack at this version (added with its defaults when not enabled): what a new version of the pack's code would change. The version must be one this service ships." }),
+    from: z.string().openapi({ description: 'Calls that started from this date (or date-time), inclusive.', example: '2026-03-01' }),
+    to: z.string().openapi({ description: 'Inclusive; at most 366 days after `from`.', example: '2026-03-31' }),
+    timezone: z.string().optional().openapi({ description: 'IANA zone of the date bounds (default UTC).', example: 'Asia/Kolkata' }),
+    campaign_id: z.string().optional(),
+  })
+  .openapi('ComplianceAuditInput');
+
+export const ComplianceAuditSchema = z
+  .object({
+    id: z.string().openapi({ example: 'aud_01jd8k3m9q2x7c4v5b6n8p0r2t' }),
+    status: z.enum(['running', 'completed']),
+    basis: z.enum(['settings', 'rule_pack_version']),
+    rule_packs: z.array(z.object({ id: PackId, version: z.string(), parameters: z.record(z.string(), z.unknown()) })).openapi({ description: 'The packs the calls are re-evaluated under.' }),
+    from: Timestamp.openapi({ description: 'The range as instants.' }),
+    to: Timestamp,
+    campaign_id: z.string().nullable(),
+    progress: z.object({
+      processed: z.int().openapi({ description: 'Calls re-evaluated so far.' }),
+      total: z.int().openapi({ description: 'Calls with a result in the range when the audit was requested.' }),
+    }),
+    calls_newly_failing: z.int().openapi({ description: 'Calls without a critical violation now that would have one.' }),
+    newly_failing_call_ids: z.array(z.string()).openapi({ description: 'The first 100 of them (call ids; job ids for standalone jobs).' }),
+    calls_newly_passing: z.int().openapi({ description: 'Calls with a critical violation now that would have none.' }),
+    calls_changed: z.int().openapi({ description: 'Calls whose violations would differ at all.' }),
+    violations_by_check: z
+      .array(z.object({ check: z.string(), severity: Severity, added: z.int(), removed: z.int() }))
+      .openapi({ description: 'Violations that would be added and removed, per check.' }),
+    requested_at: Timestamp,
+    completed_at: Timestamp.nullable(),
+  })
+  .openapi('ComplianceAudit');

@@ -1,6 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { client, createWorkspace, startServer, type ApiClient, type TestServer } from '../support/server.ts';
+import { cli, client, createWorkspace, startServer, type ApiClient, type TestServer } from '../support/server.ts';
 import { loanRenewalScript } from '../support/scripts.ts';
 import { waitFor } from '../support/wait-for.ts';
 
@@ -13,11 +13,14 @@ const flow = suite('compliance');
 let server: TestServer;
 let api: ApiClient;
 let other: ApiClient;
+let workspaceId: string;
 let scriptId: string;
 
 flow.before(async () => {
   server = await startServer({ env: { CLOCK: 'manual', CLOCK_START: '2026-03-02T10:00:00Z' } });
-  api = client(server, (await createWorkspace(server, 'Compliance')).key);
+  const workspace = await createWorkspace(server, 'Compliance');
+  workspaceId = workspace.workspaceId;
+  api = client(server, workspace.key);
   other = client(server, (await createWorkspace(server, 'Other')).key);
   scriptId = (await api.post('/v1/scripts', loanRenewalScript())).body.id;
 });
@@ -160,6 +163,39 @@ flow('a call\'s result: 404 unknown, processing, then the result; a standalone j
   invalid(await api.get('/v1/analytics/compliance?from=2026-02-30'), 'from');
   invalid(await api.get('/v1/analytics/compliance?language=xx'), 'language');
   assert.is((await other.get('/v1/analytics/compliance')).body.calls_evaluated, 0);
+});
+
+flow('re-audit: 400s, 202 running, progress to completed without touching results; the CLI does the same in one command', async () => {
+  const window = { from: '2026-03-01', to: '2026-03-03' };
+  invalid(await api.post('/v1/compliance/audits', window), 'settings');
+  invalid(await api.post('/v1/compliance/audits', { ...window, settings: { packs: [] }, rule_pack_version: { id: 'general', version: '1.0.0' } }), 'settings');
+  invalid(await api.post('/v1/compliance/audits', { ...window, rule_pack_version: { id: 'general', version: '0.9.0' } }), 'rule_pack_version.version');
+  invalid(await api.post('/v1/compliance/audits', { ...window, settings: { packs: [{ id: 'in-xx' }] } }), 'packs[0].id');
+  invalid(await api.post('/v1/compliance/audits', { ...window, from: '2026-03-04', settings: { packs: [] } }), 'to');
+  assert.is((await api.post('/v1/compliance/audits', { ...window, settings: { packs: [] }, campaign_id: 'cmp_nope' })).status, 404);
+
+  const before = (await api.get('/v1/analytics/compliance')).body;
+  const requested = await api.post('/v1/compliance/audits', { ...window, settings: { packs: [{ id: 'in-rbi-recovery' }, { id: 'in-dpdp' }, { id: 'general' }] } });
+  assert.is(requested.status, 202, requested.text);
+  assert.match(requested.body.id, /^aud_/);
+  assert.equal([requested.body.basis, requested.body.progress.total, requested.body.from, requested.body.to], ['settings', 4, '2026-03-01T00:00:00.000Z', '2026-03-03T23:59:59.999Z']);
+  const done = await waitFor('the audit to complete', async () => (await api.get(`/v1/compliance/audits/${requested.body.id}`)).body, (audit) => audit.status === 'completed');
+  assert.equal(done.progress, { processed: 4, total: 4 });
+  assert.ok(done.completed_at);
+  assert.equal((await api.get('/v1/analytics/compliance')).body, before, 'current results untouched');
+  assert.is((await other.get(`/v1/compliance/audits/${requested.body.id}`)).status, 404);
+
+  const byVersion = await api.post('/v1/compliance/audits', { ...window, rule_pack_version: { id: 'in-rbi-recovery', version: '1.0.0' } });
+  assert.is(byVersion.status, 202, byVersion.text);
+  assert.equal(byVersion.body.rule_packs.map((pack: any) => pack.id), ['in-trai', 'in-dpdp', 'general', 'in-rbi-recovery']);
+
+  const command = await cli(server.dataDir, ['compliance', 'audit', '--workspace', workspaceId, '--from', '2026-03-01', '--to', '2026-03-03', '--json']);
+  assert.is(command.code, 0, command.stderr);
+  const report = JSON.parse(command.stdout);
+  assert.equal([report.status, report.progress], ['completed', { processed: 4, total: 4 }]);
+  assert.is((await api.get(`/v1/compliance/audits/${report.id}`)).body.status, 'completed', 'the API sees the CLI\'s audit');
+  const usage = await cli(server.dataDir, ['compliance', 'audit', '--workspace', workspaceId, '--from', 'yesterday', '--to', '2026-03-03']);
+  assert.is(usage.code, 2);
 });
 
 flow.run();

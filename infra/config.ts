@@ -27,6 +27,7 @@ const configSchema = z.object({
   /** Worker threads that analyse transcripts (summary, sentiment, intent, QA); default: cores - 1, at least 1. */
   ANALYSIS_THREADS: z.coerce.number().int().min(1).max(64).optional(),
   /** How long the analysis of one transcript may run before it is stopped (`analysis_budget_exceeded`). */
+  PROJECTION_THREAD: booleanString.default(true),
   ANALYSIS_BUDGET_SECONDS: z.coerce.number().positive().max(3600).default(60),
   SPEECH_API_URL: z.string().url().optional(),
   SPEECH_API_KEY: z.string().optional(),
@@ -45,6 +46,8 @@ export interface Config extends RawConfig {
   dataDirectory: string;
   eventsPath: string;
   readModelPath: string;
+  /** The server's own records that no event rebuilds: process checkpoints, dead letters, idempotency records. */
+  statePath: string;
   blobDirectory: string;
   urlSigningKeyPath: string;
   secretsKeyPath: string;
@@ -63,6 +66,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     dataDirectory,
     eventsPath: resolve(dataDirectory, 'events.db'),
     readModelPath: resolve(dataDirectory, 'read.db'),
+    statePath: resolve(dataDirectory, 'state.db'),
     blobDirectory: resolve(dataDirectory, 'blobs'),
     urlSigningKeyPath: resolve(dataDirectory, 'url-signing.key'),
     secretsKeyPath: resolve(dataDirectory, 'secrets.key'),

@@ -6,6 +6,9 @@
  */
 import { z } from 'zod';
 import { isValidTimezone } from '../shared/time-zone.ts';
+import { GENERAL_DEFAULTS } from './packs/general.ts';
+import { IN_DPDP_DEFAULTS, SECTORS } from './packs/in-dpdp.ts';
+import { IN_RBI_RECOVERY_DEFAULTS } from './packs/in-rbi-recovery.ts';
 import { CALL_PURPOSES, type CallPurpose } from './rule.ts';
 
 export const RULE_PACK_IDS = ['in-rbi-recovery', 'in-trai', 'in-dpdp', 'general'] as const;
@@ -20,8 +23,10 @@ const RbiRecoveryParameters = z
     default_timezone: Timezone.default('Asia/Kolkata'),
     max_attempts_per_day: z.number().int().min(1).max(50).default(3),
     max_attempts_per_week: z.number().int().min(1).max(350).default(10),
-    /** Agent and lender named within this many seconds of the call's start. */
-    introduction_within_seconds: Seconds(30),
+    /** Agent and lender named in a turn starting within this many seconds of the call's start. */
+    intro_window_seconds: Seconds(IN_RBI_RECOVERY_DEFAULTS.intro_window_seconds),
+    /** An agent sentiment at or below this counts as hostile, as a threat would. */
+    threat_sentiment_threshold: z.number().min(-1).max(0).default(IN_RBI_RECOVERY_DEFAULTS.threat_sentiment_threshold),
   })
   .refine((parameters) => parameters.max_attempts_per_week >= parameters.max_attempts_per_day, {
     path: ['max_attempts_per_week'],
@@ -43,16 +48,18 @@ const TraiParameters = z.strictObject({
 });
 
 const DpdpParameters = z.strictObject({
-  /** Lenders: `warning`; insurers (IRDAI's distance-marketing guidelines): `critical`. */
-  disclosure_severity: z.enum(['warning', 'critical']).default('warning'),
-  disclosure_within_seconds: Seconds(30),
+  /** The recording disclosure's severity: `lender` warning, `insurer` critical (IRDAI's distance-marketing guidelines). */
+  sector: z.enum(SECTORS).default(IN_DPDP_DEFAULTS.sector),
+  disclosure_window_seconds: Seconds(IN_DPDP_DEFAULTS.disclosure_window_seconds),
 });
 
 const GeneralParameters = z.strictObject({
-  identity_within_seconds: Seconds(30),
+  identity_window_seconds: Seconds(GENERAL_DEFAULTS.identity_window_seconds),
   /** The agent's share of the talk time above which the call is a monologue. */
-  max_agent_talk_share: z.number().min(0.1).max(1).default(0.8),
-  max_dead_air_seconds: z.number().min(1).max(300).default(10),
+  max_agent_talk_share: z.number().min(0.1).max(1).default(GENERAL_DEFAULTS.max_agent_talk_share),
+  /** Talk share is judged only on calls with at least this much talk. */
+  min_talk_seconds: z.number().min(0).max(3600).default(GENERAL_DEFAULTS.min_talk_seconds),
+  max_dead_air_seconds: z.number().min(1).max(300).default(GENERAL_DEFAULTS.max_dead_air_seconds),
 });
 
 export interface RulePack {

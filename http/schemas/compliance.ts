@@ -22,7 +22,7 @@ export const ComplianceSettingsBody = z
   .strictObject({
     packs: z.array(PackSettingInput).openapi({
       description: 'Every pack to enable, each at most once; a pack left out is disabled. An empty array disables compliance checks.',
-      example: [{ id: 'in-rbi-recovery', parameters: { max_attempts_per_day: 2 } }, { id: 'in-trai' }, { id: 'in-dpdp', parameters: { disclosure_severity: 'critical' } }],
+      example: [{ id: 'in-rbi-recovery', parameters: { max_attempts_per_day: 2 } }, { id: 'in-trai' }, { id: 'in-dpdp', parameters: { sector: 'insurer' } }],
     }),
   })
   .openapi('ComplianceSettingsInput');

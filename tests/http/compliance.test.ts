@@ -56,14 +56,14 @@ flow('settings: the defaults, a valid PUT with its defaults filled in, precise 4
   invalid(await api.put('/v1/compliance/settings', { packs: [{ id: 'in-trai' }, { id: 'in-trai' }] }), 'packs[1].id');
   const range = invalid(await api.put('/v1/compliance/settings', { packs: [{ id: 'in-rbi-recovery', parameters: { max_attempts_per_day: 100 } }] }), 'packs[0].parameters.max_attempts_per_day');
   assert.is(range.provided, 100);
-  invalid(await api.put('/v1/compliance/settings', { packs: [{ id: 'in-dpdp', parameters: { disclosure_severity: 'severe' } }] }), 'packs[0].parameters.disclosure_severity');
+  invalid(await api.put('/v1/compliance/settings', { packs: [{ id: 'in-dpdp', parameters: { sector: 'bank' } }] }), 'packs[0].parameters.sector');
   invalid(await api.put('/v1/compliance/settings', { packs: [{ id: 'in-dpdp', parameters: { nonsense: 1 } }] }), 'packs[0].parameters.nonsense');
   assert.is((await api.put('/v1/compliance/settings', {})).status, 400);
 
-  const put = await api.put('/v1/compliance/settings', { packs: [{ id: 'in-trai' }, { id: 'in-dpdp', parameters: { disclosure_severity: 'critical' } }, { id: 'general' }] });
+  const put = await api.put('/v1/compliance/settings', { packs: [{ id: 'in-trai' }, { id: 'in-dpdp', parameters: { sector: 'insurer' } }, { id: 'general' }] });
   assert.is(put.status, 200, put.text);
   assert.equal(put.body.packs.map((pack: any) => [pack.id, pack.version]), [['in-trai', '1.0.0'], ['in-dpdp', '1.0.0'], ['general', '1.0.0']]);
-  assert.equal(put.body.packs[1].parameters, { disclosure_severity: 'critical', disclosure_within_seconds: 30 });
+  assert.equal(put.body.packs[1].parameters, { sector: 'insurer', disclosure_window_seconds: 30 });
   assert.is(put.body.revision, 1);
   const read = await api.get('/v1/compliance/settings');
   assert.equal(read.body, put.body);

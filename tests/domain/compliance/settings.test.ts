@@ -21,8 +21,8 @@ test('packs are recorded with their versions and every parameter, defaults fille
       data: {
         workspace_id: 'ws_1',
         packs: [
-          { id: 'in-rbi-recovery', version: '1.0.0', parameters: { default_timezone: 'Asia/Kolkata', max_attempts_per_day: 2, max_attempts_per_week: 10, introduction_within_seconds: 30 } },
-          { id: 'in-dpdp', version: '1.0.0', parameters: { disclosure_severity: 'warning', disclosure_within_seconds: 30 } },
+          { id: 'in-rbi-recovery', version: '1.0.0', parameters: { default_timezone: 'Asia/Kolkata', max_attempts_per_day: 2, max_attempts_per_week: 10, intro_window_seconds: 30, threat_sentiment_threshold: -0.6 } },
+          { id: 'in-dpdp', version: '1.0.0', parameters: { sector: 'lender', disclosure_window_seconds: 30 } },
         ],
         set_at: at,
       },
@@ -54,8 +54,8 @@ test('precise refusals: field, provided, expected', () => {
   given(complianceSettingsDecider).when(set([{ id: 'in-trai', parameters: { default_timezone: 'Mars/Olympus' } }])).thenThrows('invalid_parameter', { field: 'packs[0].parameters.default_timezone', provided: 'Mars/Olympus' });
   given(complianceSettingsDecider).when(set([{ id: 'in-trai', parameters: { caller_ids: { fax: '1' } } }])).thenThrows('invalid_parameter', { field: 'packs[0].parameters.caller_ids.fax', provided: '1' });
   const unknown = given(complianceSettingsDecider).when(set([{ id: 'in-dpdp', parameters: { disclosure: 'x' } }])).thenThrows('invalid_parameter', { field: 'packs[0].parameters.disclosure' });
-  assert.match(String(unknown.details.expected), /disclosure_severity, disclosure_within_seconds/);
-  given(complianceSettingsDecider).when(set([{ id: 'in-dpdp', parameters: { disclosure_severity: 'fatal' } }])).thenThrows('invalid_parameter', { field: 'packs[0].parameters.disclosure_severity', provided: 'fatal' });
+  assert.match(String(unknown.details.expected), /sector, disclosure_window_seconds/);
+  given(complianceSettingsDecider).when(set([{ id: 'in-dpdp', parameters: { sector: 'bank' } }])).thenThrows('invalid_parameter', { field: 'packs[0].parameters.sector', provided: 'bank' });
 });
 
 test.run();

@@ -28,7 +28,8 @@ function text(value: unknown): string | null {
 
 /** Whether a job is evaluated at all: every call transcript, and standalone jobs that asked for `compliance`. */
 export function wantsCompliance(completed: Pick<JobCompleted, 'call_id' | 'features'>): boolean {
-  return completed.call_id !== null || completed.features.includes('compliance');
+  // Events appended by hand (older tests, imports) may lack features: such a job did not ask.
+  return (completed.call_id ?? null) !== null || (Array.isArray(completed.features) && completed.features.includes('compliance'));
 }
 
 export function postCallSubject(completed: JobCompleted, submitted: TranscriptionJobSubmittedData, workspaceId: string, call: CallPlacement | null): PostCallSubject {

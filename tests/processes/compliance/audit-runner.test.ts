@@ -104,6 +104,10 @@ test('evaluated jobs, an audit with one batch recorded before a crash: the resta
   }, 60_000, 'the audit to complete after the restart');
   const audit = findComplianceAudit(second.runtime.readDb, workspaceId, auditId)!;
   assert.is(audit.processed, 3, 'each call counted once');
+  // Evaluated under `general` only, the recovery pack's rules now find the false claim.
+  assert.ok(audit.newly_failing_ids.includes('job_audit1'), JSON.stringify(audit));
+  assert.ok(audit.by_check.some((entry) => entry.check === 'no_false_claims' && entry.severity === 'critical' && entry.added >= 1 && entry.removed === 0), JSON.stringify(audit.by_check));
+  assert.is(findComplianceResult(second.runtime.readDb, workspaceId, 'job_audit1')!.violations.some((violation) => violation.check === 'no_false_claims'), false, 'the current result is untouched');
   const progressed = (await second.runtime.store.readStream(stream)).filter((event) => event.type === 'ComplianceAuditProgressed');
   assert.equal(progressed.map((event) => (event.data as { processed: number }).processed), [1, 2]);
   await second.runtime.close();

@@ -138,6 +138,7 @@ const getAudit = defineRoute({
   operationId: 'getComplianceAudit',
   tags: [TAG],
   summary: 'A re-audit: progress and what would change',
+  description: '`progress` while `running`; the counts grow batch by batch and are final once `completed`. Another workspace\'s audit is 404.',
   request: { params: idParams('aud_01jd8k3m9q2x7c4v5b6n8p0r2t') },
   responses: { 200: { description: 'The audit.', content: { 'application/json': { schema: ComplianceAuditSchema } } } },
 });

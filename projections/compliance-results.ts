@@ -12,9 +12,9 @@ import { defineProjection } from './projection.ts';
  */
 export const complianceResultsProjection = defineProjection<ComplianceResultEvent | Extract<CampaignEvent, { type: 'ContactAttemptBlocked' }>>({
   name: 'compliance-results',
-  version: 1,
-  tables: ['compliance_results', 'compliance_checks', 'compliance_blocked_attempts'],
-  eventTypes: ['ComplianceEvaluated', 'ContactAttemptBlocked'],
+  version: 2,
+  tables: ['compliance_results', 'compliance_checks', 'compliance_blocked_attempts', 'compliance_failures'],
+  eventTypes: ['ComplianceEvaluated', 'ComplianceEvaluationFailed', 'ContactAttemptBlocked'],
   migrate(db) {
     db.exec(`CREATE TABLE IF NOT EXISTS compliance_results (
       subject_id TEXT PRIMARY KEY,
@@ -55,7 +55,14 @@ export const complianceResultsProjection = defineProjection<ComplianceResultEven
       final INTEGER NOT NULL,
       blocked_at TEXT NOT NULL
     );
-    CREATE INDEX IF NOT EXISTS compliance_blocked_by_time ON compliance_blocked_attempts (workspace_id, blocked_at);`);
+    CREATE INDEX IF NOT EXISTS compliance_blocked_by_time ON compliance_blocked_attempts (workspace_id, blocked_at);
+    CREATE TABLE IF NOT EXISTS compliance_failures (
+      subject_id TEXT PRIMARY KEY,
+      workspace_id TEXT NOT NULL,
+      code TEXT NOT NULL,
+      message TEXT NOT NULL,
+      failed_at TEXT NOT NULL
+    );`);
   },
   prepare(db) {
     const upsertResult = db.prepare(
@@ -71,13 +78,21 @@ export const complianceResultsProjection = defineProjection<ComplianceResultEven
       `INSERT OR IGNORE INTO compliance_blocked_attempts (event_id, workspace_id, campaign_id, contact_index, rule_id, severity, final, blocked_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     );
+    const insertFailure = db.prepare('INSERT OR REPLACE INTO compliance_failures (subject_id, workspace_id, code, message, failed_at) VALUES (?, ?, ?, ?, ?)');
+    const clearFailure = db.prepare('DELETE FROM compliance_failures WHERE subject_id = ?');
     return (event) => {
+      if (event.type === 'ComplianceEvaluationFailed') {
+        const data = event.data;
+        insertFailure.run(data.subject_id, data.workspace_id, data.error.code, data.error.message, data.failed_at);
+        return;
+      }
       if (event.type === 'ContactAttemptBlocked') {
         const data = event.data;
         insertBlocked.run(event.id, event.metadata.workspace_id ?? '', campaignIdOf(event.stream), data.contact_index, data.rule_id, data.severity, data.resumes_at === null ? 1 : 0, data.blocked_at);
         return;
       }
       const data = event.data;
+      clearFailure.run(data.subject_id);
       const passed = data.violations.some((violation) => violation.severity === 'critical') ? 0 : 1;
       upsertResult.run(
         data.subject_id,
@@ -205,4 +220,16 @@ export function complianceAggregate(db: Database, workspaceId: string, filter: C
     violations_by_check: query.byCheck.all(parameters) as ComplianceAggregate['violations_by_check'],
     blocked_attempts_by_rule: query.blocked.all(parameters) as ComplianceAggregate['blocked_attempts_by_rule'],
   };
+}
+
+const failureStatements = new WeakMap<Database, Statement<[string, string], { code: string; message: string; failed_at: string }>>();
+
+/** Why a call's evaluation failed, when it did and no later one succeeded. */
+export function findComplianceFailure(db: Database, workspaceId: string, subjectId: string): { code: string; message: string; failed_at: string } | undefined {
+  let statement = failureStatements.get(db);
+  if (!statement) {
+    statement = db.prepare('SELECT code, message, failed_at FROM compliance_failures WHERE workspace_id = ? AND subject_id = ?');
+    failureStatements.set(db, statement);
+  }
+  return statement.get(workspaceId, subjectId);
 }

@@ -30,12 +30,19 @@ export interface ComplianceEvaluatedData extends ComplianceOutcome {
 }
 
 export type ComplianceEvaluated = DomainEvent<'ComplianceEvaluated', ComplianceEvaluatedData>;
-export type ComplianceResultEvent = ComplianceEvaluated;
+/**
+ * The evaluation could not run (it exceeded the analysis budget, or its thread died): the same transcript would fail
+ * again, so it is not retried; GET answers `status: failed` until a later evaluation (new settings) succeeds.
+ */
+export type ComplianceEvaluationFailed = DomainEvent<
+  'ComplianceEvaluationFailed',
+  { subject_id: string; call_id: string | null; job_id: string; workspace_id: string; packs: EnabledPack[]; error: { code: string; message: string }; failed_at: string }
+>;
+export type ComplianceResultEvent = ComplianceEvaluated | ComplianceEvaluationFailed;
 
-export interface RecordComplianceEvaluation {
-  type: 'RecordComplianceEvaluation';
-  data: ComplianceEvaluatedData;
-}
+export type RecordComplianceEvaluation =
+  | { type: 'RecordComplianceEvaluation'; data: ComplianceEvaluatedData }
+  | { type: 'RecordComplianceEvaluationFailure'; data: ComplianceEvaluationFailed['data'] };
 
 export interface ComplianceResultState {
   /** The pack sets already evaluated (evaluationKey). */
@@ -53,11 +60,12 @@ export const complianceResultDecider: Decider<RecordComplianceEvaluation, Compli
   evolve(state, event) {
     const evaluated = new Set(state.evaluated);
     evaluated.add(evaluationKey(event.data.packs));
-    return { evaluated, latest: event.data };
+    return { evaluated, latest: event.type === 'ComplianceEvaluated' ? event.data : state.latest };
   },
   decide(command, state) {
     const key = evaluationKey(command.data.packs);
     if (state.evaluated.has(key)) throw alreadyDone('The call was already evaluated under these packs.', { subject_id: command.data.subject_id });
+    if (command.type === 'RecordComplianceEvaluationFailure') return [{ type: 'ComplianceEvaluationFailed', data: command.data }];
     return [{ type: 'ComplianceEvaluated', data: command.data }];
   },
 };

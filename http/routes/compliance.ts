@@ -6,7 +6,7 @@ import { PRE_DIAL_RULES } from '../../domain/compliance/pre-dial-rules.ts';
 import { complianceSettingsDecider, complianceSettingsStream } from '../../domain/compliance/settings.ts';
 import { addDays, localDateOf } from '../../domain/shared/time-zone.ts';
 import { findCall } from '../../projections/calls.ts';
-import { complianceAggregate, findComplianceResult, type ComplianceResultRow } from '../../projections/compliance-results.ts';
+import { complianceAggregate, findComplianceFailure, findComplianceResult, type ComplianceResultRow } from '../../projections/compliance-results.ts';
 import { findComplianceSettings } from '../../projections/compliance-settings.ts';
 import { findTranscriptionJobDocument } from '../../projections/transcription-jobs.ts';
 import { parseAnalyticsRange, parseTimezone } from '../analytics-range.ts';
@@ -176,6 +176,11 @@ function auditPacks(body: z.infer<typeof ComplianceAuditBody>, current: readonly
   return { basis: 'rule_pack_version', packs };
 }
 
+const errorOf = (failure: { code: string; message: string }) => ({
+  code: failure.code === 'analysis_budget_exceeded' ? ('analysis_budget_exceeded' as const) : ('analysis_failed' as const),
+  message: failure.message,
+});
+
 const DEFAULT_RANGE_DAYS = 30;
 const rateOf = (part: number, whole: number) => (whole === 0 ? 0 : Math.round((part / whole) * 10_000) / 10_000);
 
@@ -209,6 +214,8 @@ export function complianceRoutes({ commands, clock, readDb, readYourWrites }: Re
       if (!call) throw resourceNotFound('call', query.call_id);
       const result = findComplianceResult(readDb, workspaceId, query.call_id);
       if (result) return c.json(resultDocument(result), 200);
+      const failure = findComplianceFailure(readDb, workspaceId, query.call_id);
+      if (failure) return c.json({ call_id: query.call_id, job_id: call.transcript_job_id, status: 'failed' as const, error: errorOf(failure) }, 200);
       // Only an answered call has a conversation (and a transcript job) to check.
       const pending = call.status === 'in_progress' || call.transcript_job_id !== null;
       return c.json({ call_id: query.call_id, job_id: call.transcript_job_id, status: pending ? ('processing' as const) : ('not_applicable' as const) }, 200);
@@ -217,6 +224,8 @@ export function complianceRoutes({ commands, clock, readDb, readYourWrites }: Re
       if (findTranscriptionJobDocument(readDb, workspaceId, query.job_id) === undefined) throw resourceNotFound('transcription_job', query.job_id);
       const result = findComplianceResult(readDb, workspaceId, query.job_id);
       if (result) return c.json(resultDocument(result), 200);
+      const failure = findComplianceFailure(readDb, workspaceId, query.job_id);
+      if (failure) return c.json({ call_id: null, job_id: query.job_id, status: 'failed' as const, error: errorOf(failure) }, 200);
       return c.json({ call_id: null, job_id: query.job_id, status: 'processing' as const }, 200);
     }
     const timezone = parseTimezone(query.timezone);

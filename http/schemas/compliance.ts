@@ -88,7 +88,10 @@ export const ComplianceProcessingSchema = z
   .object({
     call_id: z.string().nullable(),
     job_id: z.string().nullable(),
-    status: z.enum(['processing', 'not_applicable']).openapi({ description: '`processing`: not evaluated yet. `not_applicable`: the call ended without a conversation (not answered, failed): nothing to check.' }),
+    status: z.enum(['processing', 'not_applicable', 'failed']).openapi({
+      description: '`processing`: not evaluated yet. `not_applicable`: the call ended without a conversation (not answered, failed): nothing to check. `failed`: the evaluation exceeded the analysis budget or failed (`error`); it is not retried.',
+    }),
+    error: z.object({ code: z.enum(['analysis_budget_exceeded', 'analysis_failed']), message: z.string() }).optional().openapi({ description: 'With `failed` only.' }),
   })
   .openapi('ComplianceResultPending');
 

@@ -6,6 +6,7 @@ import type { ComplianceViolation } from '../../domain/compliance/evaluation.ts'
 import { isEventOfType } from '../../domain/shared/decider.ts';
 import { transcriptionJobDecider, transcriptionJobStream, type TranscriptionJobEvent } from '../../domain/transcription-job.ts';
 import type { ComplianceEvaluator } from '../../infra/analysis/compliance-evaluation.ts';
+import { AnalysisBudgetExceededError, AnalysisFailedError } from '../../infra/analysis/transcript-analysis.ts';
 import type { Clock } from '../../infra/clock/port.ts';
 import type { EventStore, Recorded } from '../../infra/eventstore/port.ts';
 import { auditSubjects, runningComplianceAudits } from '../../projections/compliance-audits.ts';
@@ -104,16 +105,22 @@ export class ComplianceAuditRunner implements ProcessManager<ComplianceAuditRequ
     const { state: job } = await this.ports.commands.load(transcriptionJobDecider, transcriptionJobStream(jobId));
     if (job.job === null) return null;
     const events = await this.ports.store.readStream(transcriptionJobStream(jobId));
-    const completed = events.find((event) => isEventOfType<TranscriptionJobEvent, 'TranscriptionJobCompleted'>(event, 'TranscriptionJobCompleted'));
-    if (!completed || !isEventOfType<TranscriptionJobEvent, 'TranscriptionJobCompleted'>(completed, 'TranscriptionJobCompleted')) return null;
+    const completed = events.filter((event) => isEventOfType<TranscriptionJobEvent, 'TranscriptionJobCompleted'>(event, 'TranscriptionJobCompleted'))[0];
+    if (completed === undefined) return null;
     let call: CallPlacement | null = null;
     if (callId !== null) {
       call = (await this.ports.commands.load(callDecider, callStream(callId))).state.placed;
       if (call === null) return null;
     }
     const subject = postCallSubject(completed.data, job.job, workspaceId, call);
-    const evaluated = await evaluateSubject(this.ports.complianceEvaluator, subject, request.packs, this.ports.clock.now());
-    return evaluated.violations;
+    try {
+      return (await evaluateSubject(this.ports.complianceEvaluator, subject, request.packs, this.ports.clock.now())).violations;
+    } catch (error) {
+      // The same transcript would fail again on every resume: counted as unchanged, so the audit can finish.
+      if (!(error instanceof AnalysisBudgetExceededError || error instanceof AnalysisFailedError)) throw error;
+      this.ports.logger.warn({ err: error, subject_id: subject.subject_id, audit_id: request.audit_id }, 'a call could not be re-evaluated in an audit');
+      return null;
+    }
   }
 }
 

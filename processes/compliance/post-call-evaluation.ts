@@ -44,18 +44,26 @@ export function createPostCallCompliance(ports: PostCallCompliancePorts): Proces
       const subject = await subjectOf(ports.commands, event, workspaceId);
       if (subject === null) return;
       const enabled = await enabledPacks(ports.commands, workspaceId);
+      const context = { workspaceId, actor: POST_CALL_COMPLIANCE, now: ports.clock.now(), causationId: event.id, correlationId: event.metadata.correlation_id };
       let data: ComplianceEvaluatedData;
       try {
         data = await evaluateSubject(ports.complianceEvaluator, subject, enabled, ports.clock.now());
       } catch (error) {
-        // The same transcript would fail again: logged, and the call's result stays `processing`.
-        if (error instanceof AnalysisBudgetExceededError || error instanceof AnalysisFailedError) {
-          ports.logger.error({ err: error, subject_id: subject.subject_id }, 'compliance evaluation failed');
-          return;
-        }
-        throw error;
+        // The same transcript would fail again: recorded as failed (GET says so), not retried.
+        if (!(error instanceof AnalysisBudgetExceededError || error instanceof AnalysisFailedError)) throw error;
+        ports.logger.warn({ err: error, subject_id: subject.subject_id }, 'compliance evaluation failed');
+        const failure = {
+          subject_id: subject.subject_id,
+          call_id: subject.call_id,
+          job_id: subject.job_id,
+          workspace_id: workspaceId,
+          packs: packsFor(enabled, subject.input.purpose),
+          error: { code: error instanceof AnalysisBudgetExceededError ? 'analysis_budget_exceeded' : 'analysis_failed', message: error.message },
+          failed_at: ports.clock.now().toISOString(),
+        };
+        await ports.commands.handle(complianceResultDecider, complianceResultStream(subject.subject_id), { type: 'RecordComplianceEvaluationFailure', data: failure }, context, { tolerate: ['already_exists'] });
+        return;
       }
-      const context = { workspaceId, actor: POST_CALL_COMPLIANCE, now: ports.clock.now(), causationId: event.id, correlationId: event.metadata.correlation_id };
       await ports.commands.handle(complianceResultDecider, complianceResultStream(subject.subject_id), { type: 'RecordComplianceEvaluation', data }, context, { tolerate: ['already_exists'] });
       if (data.opt_out !== null && subject.phone !== null) {
         await ports.commands.handle(

@@ -8,6 +8,9 @@ import { suppressionDecider, suppressionStream } from '../../../domain/suppressi
 import { transcriptionJobDecider, transcriptionJobStream } from '../../../domain/transcription-job.ts';
 import { createTranscriptionWorker } from '../../../processes/analysis/transcription-worker.ts';
 import { createPostCallCompliance } from '../../../processes/compliance/post-call-evaluation.ts';
+import { createAnalysisPool } from '../../../infra/analysis/analysis-pool.ts';
+import { inThreadTranscriptAnalysis } from '../../../infra/analysis/in-thread-analysis.ts';
+import { findComplianceFailure } from '../../../projections/compliance-results.ts';
 import { placeableFacts } from '../../support/call-facts.ts';
 import { eventually, testRuntime } from '../../support/runtime.ts';
 
@@ -66,6 +69,40 @@ test('an opt-out heard on a call suppresses the number; a later attempt is block
   const blocked = await askPreDialRules(runtime, { workspaceId, phone, purpose: 'service', fields: {}, campaignTimezone: null, now: runtime.clock.now() });
   assert.equal([blocked?.rule_id, blocked?.severity, blocked?.outcome], ['in-dpdp.opted_out', 'critical', 'final']);
   await runtime.close();
+  remove();
+});
+
+test('an evaluation over the analysis budget is recorded as failed (not retried): GET answers status failed', async () => {
+  // A real pool whose budget no evaluation can meet (a thread takes longer than 1 ms to start).
+  const pool = createAnalysisPool({ threads: 1, budgetMs: 1 });
+  const { runtime, remove } = testRuntime({
+    processes: (ports) => [createTranscriptionWorker({ ...ports, transcriptAnalysis: inThreadTranscriptAnalysis() }), createPostCallCompliance({ ...ports, complianceEvaluator: pool })],
+  });
+  await runtime.start();
+  const context = { workspaceId, actor: 'test', now: runtime.clock.now() };
+  const jobId = 'job_budget';
+  await runtime.commands.handle(
+    transcriptionJobDecider,
+    transcriptionJobStream(jobId),
+    {
+      type: 'SubmitTranscriptionJob',
+      data: {
+        job_id: jobId, workspace_id: workspaceId, audio_url: null, language: 'en-IN', speakers: 2, features: ['transcription', 'compliance'], qa_scorecard_id: null, qa_scorecard: null,
+        metadata: null, call_id: null, disposition: null, submitted_at: context.now.toISOString(),
+        transcript: [{ speaker: 'agent', text: 'Hello.', start_time: 0, end_time: 1 }],
+      },
+    },
+    context,
+  );
+  await eventually(async () => {
+    await runtime.projections.catchUp();
+    return findComplianceFailure(runtime.readDb, workspaceId, jobId) !== undefined;
+  }, 60_000, 'the recorded failure');
+  assert.is(findComplianceFailure(runtime.readDb, workspaceId, jobId)!.code, 'analysis_budget_exceeded');
+  const events = await runtime.store.readStream(complianceResultStream(jobId));
+  assert.equal(events.map((event) => event.type), ['ComplianceEvaluationFailed']);
+  await runtime.close();
+  await pool.close();
   remove();
 });
 

@@ -68,6 +68,14 @@ flow('settings: the defaults, a valid PUT with its defaults filled in, precise 4
   const read = await api.get('/v1/compliance/settings');
   assert.equal(read.body, put.body);
   assert.equal((await other.get('/v1/compliance/settings')).body.packs.map((pack: any) => pack.id), ['general']);
+
+  // Scopes: a Read-Only key reads the settings; only Admin changes them or starts an audit.
+  const readOnly = client(server, (await api.post('/v1/api-keys', { name: 'auditor', scope: 'Read-Only' })).body.key);
+  const readWrite = client(server, (await api.post('/v1/api-keys', { name: 'crm', scope: 'Read-Write' })).body.key);
+  assert.is((await readOnly.get('/v1/compliance/settings')).status, 200);
+  assert.is((await readOnly.get('/v1/analytics/compliance')).status, 200);
+  assert.is((await readWrite.put('/v1/compliance/settings', { packs: [] })).status, 403);
+  assert.is((await readWrite.post('/v1/compliance/audits', { from: '2026-03-01', to: '2026-03-02', settings: { packs: [] } })).status, 403);
 });
 
 flow('POST /v1/calls: 409 compliance_blocked naming the rule; reserved fields validated', async () => {

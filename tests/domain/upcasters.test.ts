@@ -29,4 +29,16 @@ test('CampaignCreated and CallPlaced recorded before purposes (issue 14): servic
   assert.equal(upcast(call).data, { call_id: 'cal_1', purpose: 'service' });
 });
 
+test('an event whose data is parsed when read (the store\'s) is upcast when its data is first read, not before', () => {
+  let parses = 0;
+  const stored = { type: 'CampaignCreated', metadata } as { type: string; data: Record<string, unknown>; metadata: typeof metadata };
+  Object.defineProperty(stored, 'data', { enumerable: true, get: () => (parses++, { campaign_id: 'cmp_1' }) });
+  const upcasted = upcast(stored);
+  assert.is(upcasted.type, 'CampaignCreated');
+  assert.is(parses, 0, 'reading the type parsed nothing');
+  assert.equal(upcasted.data, { campaign_id: 'cmp_1', qa_scorecard_id: null, purpose: 'service' });
+  assert.is(upcasted.data, upcasted.data, 'upcast once');
+  assert.is(parses, 1);
+});
+
 test.run();

@@ -1,3 +1,4 @@
+import { complianceRoutes } from './routes/compliance.ts';
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { readFileSync } from 'node:fs';
 import type { Database } from 'better-sqlite3';
@@ -114,6 +115,7 @@ export function createHttpApp(ports: HttpPorts, overrides: Partial<HttpDependenc
   app.route('/v1', agentRoutes(resources));
   app.route('/v1', workspaceRoutes(resources));
   app.route('/v1', analyticsRoutes(resources));
+  app.route('/v1', complianceRoutes(resources));
   app.route('/v1', recordingRoutes({ readDb, blobs, recordingLinks }));
   app.route('/v1', analyticsSearchRoutes({ transcriptSearch: ports.transcriptSearch }));
   // Only on a manual clock (CLOCK=manual); otherwise the path does not exist.

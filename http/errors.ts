@@ -22,6 +22,7 @@ export const ERROR_STATUS = {
   invalid_state: 409,
   already_exists: 409,
   number_suppressed: 409,
+  compliance_blocked: 409,
   limit_exceeded: 409,
   idempotency_key_reused: 409,
   idempotency_in_progress: 409,

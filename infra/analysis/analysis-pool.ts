@@ -11,6 +11,7 @@
  * - The threads start with the first analysis, so the operator CLI, which builds the same runtime, starts none.
  */
 import { Piscina } from 'piscina';
+import type { ComplianceEvaluationResult, ComplianceEvaluationTask, ComplianceEvaluator } from './compliance-evaluation.ts';
 import { AnalysisBudgetExceededError, AnalysisFailedError, type TranscriptAnalysis, type TranscriptAnalysisInput, type TranscriptAnalysisResult } from './transcript-analysis.ts';
 
 export const DEFAULT_ANALYSIS_HEAP_MB = 256;
@@ -29,7 +30,7 @@ export interface AnalysisPoolOptions {
   workerModule?: string;
 }
 
-export interface AnalysisPool extends TranscriptAnalysis {
+export interface AnalysisPool extends TranscriptAnalysis, ComplianceEvaluator {
   /** The id of the thread that runs analyses (0 would be the main thread). */
   workerThreadId(): Promise<number>;
 }
@@ -50,21 +51,29 @@ export function createAnalysisPool(options: AnalysisPoolOptions): AnalysisPool {
       resourceLimits: { maxOldGenerationSizeMb: options.maxHeapMb ?? DEFAULT_ANALYSIS_HEAP_MB },
     }));
 
+  /** One task on a thread: a slot, the budget from when the thread takes it, and the thread's death as an error. */
+  async function runTask(task: unknown, name: string | undefined, signal: AbortSignal | undefined): Promise<unknown> {
+    await slots.take(signal);
+    const budget = new AbortController();
+    const timer = setTimeout(() => budget.abort(new AnalysisBudgetExceededError(budgetMs)), budgetMs);
+    try {
+      return await started().run(task, { ...(name ? { name } : {}), signal: signal ? AbortSignal.any([signal, budget.signal]) : budget.signal });
+    } catch (error) {
+      if (signal?.aborted) throw signal.reason;
+      if (budget.signal.aborted) throw budget.signal.reason;
+      throw new AnalysisFailedError((error as NodeJS.ErrnoException).code === 'ERR_WORKER_OUT_OF_MEMORY', { cause: error });
+    } finally {
+      clearTimeout(timer);
+      slots.give();
+    }
+  }
+
   return {
     async analyse(input: TranscriptAnalysisInput, { signal }: { signal?: AbortSignal } = {}): Promise<TranscriptAnalysisResult> {
-      await slots.take(signal);
-      const budget = new AbortController();
-      const timer = setTimeout(() => budget.abort(new AnalysisBudgetExceededError(budgetMs)), budgetMs);
-      try {
-        return (await started().run(input, { signal: signal ? AbortSignal.any([signal, budget.signal]) : budget.signal })) as TranscriptAnalysisResult;
-      } catch (error) {
-        if (signal?.aborted) throw signal.reason;
-        if (budget.signal.aborted) throw budget.signal.reason;
-        throw new AnalysisFailedError((error as NodeJS.ErrnoException).code === 'ERR_WORKER_OUT_OF_MEMORY', { cause: error });
-      } finally {
-        clearTimeout(timer);
-        slots.give();
-      }
+      return (await runTask(input, undefined, signal)) as TranscriptAnalysisResult;
+    },
+    async evaluateCompliance(task: ComplianceEvaluationTask, { signal }: { signal?: AbortSignal } = {}): Promise<ComplianceEvaluationResult> {
+      return (await runTask(task, 'evaluateCompliance', signal)) as ComplianceEvaluationResult;
     },
     async workerThreadId() {
       return (await started().run(null, { name: 'workerThreadId' })) as number;

@@ -6,6 +6,7 @@
 import type { RuleVerdict } from '../../domain/compliance/evaluation.ts';
 import { detectOptOut, evaluatePostCall } from '../../domain/compliance/post-call-rules.ts';
 import type { Evidence, PostCallInput, RuleParameters } from '../../domain/compliance/rule.ts';
+import type { AnalysisTaskOptions } from './transcript-analysis.ts';
 
 export interface ComplianceEvaluationTask {
   input: PostCallInput;
@@ -21,7 +22,7 @@ export interface ComplianceEvaluationResult {
 
 export interface ComplianceEvaluator {
   /** Rejects with AnalysisBudgetExceededError or AnalysisFailedError like an analysis. */
-  evaluateCompliance(task: ComplianceEvaluationTask, options?: { signal?: AbortSignal }): Promise<ComplianceEvaluationResult>;
+  evaluateCompliance(task: ComplianceEvaluationTask, options?: AnalysisTaskOptions): Promise<ComplianceEvaluationResult>;
 }
 
 /** The evaluation itself, synchronous: what a worker thread runs. */

@@ -95,7 +95,7 @@ export async function evaluateSubject(evaluator: ComplianceEvaluator, subject: P
     input: subject.input,
     packs: packs.map(({ id, parameters }) => ({ id, parameters })),
     detectOptOut: packs.some((pack) => pack.id === 'in-dpdp'),
-  });
+  }, { workspaceId: subject.workspace_id });
   return {
     subject_id: subject.subject_id,
     call_id: subject.call_id,

@@ -9,6 +9,7 @@ import type { TranscriptAnalysis } from './infra/analysis/transcript-analysis.ts
 import { createFileBlobStore } from './infra/blobs/file-blob-store.ts';
 import type { BlobStore } from './infra/blobs/port.ts';
 import { SignedRecordingLinks, type RecordingLinks } from './infra/blobs/recording-links.ts';
+import { ReportLinks } from './infra/blobs/report-links.ts';
 import { ManualClock } from './infra/clock/manual.ts';
 import type { Clock } from './infra/clock/port.ts';
 import { systemClock } from './infra/clock/system.ts';
@@ -34,6 +35,8 @@ import type { ProcessManager } from './processes/process-manager.ts';
 import { ProcessRunner, type ProcessRunnerOptions } from './processes/runner.ts';
 import { TimerScheduler } from './processes/timer-scheduler.ts';
 import { webhookProcessManagers } from './processes/webhooks/index.ts';
+import { createReportGenerator } from './processes/reports/report-generator.ts';
+import { createReportPool, type ReportPool } from './processes/reports/report-pool.ts';
 import { allProjections } from './projections/index.ts';
 import { ProjectionRunner } from './projections/runner.ts';
 
@@ -72,6 +75,10 @@ export interface Runtime {
   recognizer: SpeechRecognizer;
   /** Summary, sentiment, intent and QA scoring of transcripts, on worker threads (ANALYSIS_THREADS, ANALYSIS_BUDGET_SECONDS). */
   transcriptAnalysis: TranscriptAnalysis;
+  /** Signs and checks the download_url of report files. */
+  reportLinks: ReportLinks;
+  /** Report rendering on worker threads (REPORT_THREADS, REPORT_BUDGET_SECONDS). */
+  reportPool: ReportPool;
   /** Starts projections, process managers and timers. */
   start(): Promise<void>;
   /** Stops background work and closes the databases. */
@@ -100,7 +107,11 @@ export function openReadModelDatabase(path: string): Database.Database {
 
 /** Every process manager the server runs. */
 export function allProcessManagers(ports: RuntimePorts): ProcessManager[] {
-  return [createTranscriptionWorker(ports), createCallTranscription(ports), ...createDialingProcesses(ports), ...webhookProcessManagers(ports)];
+  return [createTranscriptionWorker(ports), createCallTranscription(ports), ...createDialingProcesses(ports), ...webhookProcessManagers(ports), reportGenerator(ports)];
+}
+
+export function reportGenerator(ports: RuntimePorts) {
+  return createReportGenerator({ ...ports, baseUrl: publicBaseUrl(ports.config), retentionDays: ports.config.REPORT_RETENTION_DAYS });
 }
 
 export function createRuntime(
@@ -137,6 +148,7 @@ export function createRuntime(
     urlSigner,
     secrets: loadSecretBox(config.secretsKeyPath, config.SECRETS_KEY),
     recordingLinks: new SignedRecordingLinks({ signer: urlSigner, clock, baseUrl: publicBaseUrl(config) }),
+    reportLinks: new ReportLinks({ signer: urlSigner, clock, baseUrl: publicBaseUrl(config) }),
     telephony: createTelephony(config),
     // The sandbox carrier gives the customer's words as text: live calls need synthesis only.
     conversationSpeech: offlineConversationSpeech(),
@@ -146,6 +158,7 @@ export function createRuntime(
       threads: config.ANALYSIS_THREADS ?? Math.max(1, availableParallelism() - 1),
       budgetMs: config.ANALYSIS_BUDGET_SECONDS * 1000,
     }),
+    reportPool: createReportPool({ threads: config.REPORT_THREADS, budgetMs: config.REPORT_BUDGET_SECONDS * 1000, readModelPath: config.readModelPath }),
   };
   const processes = new ProcessRunner(store, readDb, makeProcesses(ports), logger, options.processes);
   return {
@@ -161,6 +174,7 @@ export function createRuntime(
       await processes.stop();
       await projections.stop();
       await ports.transcriptAnalysis.close();
+      await ports.reportPool.close();
       await store.close();
       readDb.close();
     },

@@ -99,6 +99,7 @@ export interface ReportRunState {
   status: RunStatus;
   attempts: number;
   period: ReportPeriod;
+  trigger: 'request' | 'schedule';
   expired: boolean;
   emailAttempts: number;
   emailDone: boolean;
@@ -133,7 +134,7 @@ export const reportDecider: Decider<ReportCommand, ReportEvent, ReportState> = {
       case 'ReportRunQueued':
         return {
           ...state,
-          runs: { ...state.runs, [event.data.run_id]: { status: 'queued', attempts: 0, period: event.data.period, expired: false, emailAttempts: 0, emailDone: false } },
+          runs: { ...state.runs, [event.data.run_id]: { status: 'queued', attempts: 0, period: event.data.period, trigger: event.data.trigger, expired: false, emailAttempts: 0, emailDone: false } },
         };
       case 'ReportNextRunPlanned':
         return { ...state, nextRunAt: event.data.next_run_at };

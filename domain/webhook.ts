@@ -20,6 +20,8 @@ export const WEBHOOK_EVENT_NAMES = [
   'campaign.completed',
   'transcription.completed',
   'transcription.failed',
+  'report.completed',
+  'report.failed',
 ] as const;
 
 export type WebhookEventName = (typeof WEBHOOK_EVENT_NAMES)[number];

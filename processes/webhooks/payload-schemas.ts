@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DISPOSITIONS } from '../../domain/shared/disposition.ts';
+import { REPORT_FORMATS, REPORT_TYPES } from '../../domain/report.ts';
 import { WEBHOOK_EVENT_NAMES, type WebhookEventName } from '../../domain/webhook.ts';
 
 /**
@@ -96,6 +97,23 @@ const TranscriptionFailedData = z
   })
   .meta({ id: 'TranscriptionFailedData' });
 
+const reportRun = {
+  report_id: z.string().meta({ example: 'rpt_01jd8k3m9q2x7c4v5b6n8p0r2t' }),
+  run_id: z.string().meta({ description: 'The run: one per report and period (a scheduled report has one per occurrence).' }),
+  type: z.enum(REPORT_TYPES),
+  format: z.enum(REPORT_FORMATS),
+  period: z.strictObject({ from: z.string(), to: z.string() }),
+  trigger: z.enum(['request', 'schedule']),
+};
+
+const ReportCompletedData = z
+  .strictObject({ ...reportRun, status: z.literal('completed'), size_bytes: z.number().int().min(0), completed_at: Timestamp })
+  .meta({ id: 'ReportCompletedData', description: 'GET /v1/reports/{report_id} has the data or a signed download_url.' });
+
+const ReportFailedData = z
+  .strictObject({ ...reportRun, status: z.literal('failed'), error: z.strictObject({ code: z.string().meta({ example: 'generation_failed' }), message: z.string() }), failed_at: Timestamp })
+  .meta({ id: 'ReportFailedData' });
+
 /** Each event's `data`. */
 export const WEBHOOK_PAYLOAD_DATA = {
   'call.completed': CallCompletedData,
@@ -106,6 +124,8 @@ export const WEBHOOK_PAYLOAD_DATA = {
   'campaign.completed': CampaignCompletedData,
   'transcription.completed': TranscriptionCompletedData,
   'transcription.failed': TranscriptionFailedData,
+  'report.completed': ReportCompletedData,
+  'report.failed': ReportFailedData,
 } as const satisfies Record<WebhookEventName, z.ZodType>;
 
 export type WebhookPayloadData<Event extends WebhookEventName> = z.infer<(typeof WEBHOOK_PAYLOAD_DATA)[Event]>;
@@ -119,6 +139,8 @@ export const WEBHOOK_EVENT_DESCRIPTIONS: Record<WebhookEventName, string> = {
   'campaign.completed': 'Every contact reached a final state, or the schedule\'s end_time passed.',
   'transcription.completed': 'A transcription job completed.',
   'transcription.failed': 'A transcription job failed for good.',
+  'report.completed': 'A report run completed (a one-time report, or one run of a scheduled report).',
+  'report.failed': 'A report run failed after its retries.',
 };
 
 /** The body of a delivery of `event`: the envelope around its data. */

@@ -37,5 +37,5 @@ export function reportCsv(tables: readonly CsvTable[]): Uint8Array {
       ]);
     }
   }
-  return new TextEncoder().encode(stringify(records, { bom: true, record_delimiter: 'windows', cast: { number: (value) => String(value) } }));
+  return new TextEncoder().encode(stringify(records, { bom: true, record_delimiter: 'windows', quoted_match: /[\r\n]/, cast: { number: (value) => String(value) } }));
 }

@@ -52,7 +52,7 @@ export async function renderReport(db: Database, request: RenderRequest): Promis
   const definition = reportTypeDefinition(request.type);
   if (!definition) throw new UnknownReportTypeError(`report type ${request.type} is not available`);
   const started = performance.now();
-  const data = definition.collect({
+  const collectedReport = definition.collect({
     db,
     workspaceId: request.workspace_id,
     period: request.period,
@@ -63,9 +63,9 @@ export async function renderReport(db: Database, request: RenderRequest): Promis
   const collected = performance.now();
   let bytes: Uint8Array;
   if (request.format === 'json') {
-    bytes = new TextEncoder().encode(JSON.stringify(data));
+    bytes = new TextEncoder().encode(JSON.stringify(collectedReport.data));
   } else {
-    const layout = definition.layout(data as never);
+    const layout = collectedReport.layout();
     const summaryTable = { name: 'summary', title: 'Summary', columns: [{ key: 'label', title: 'Figure' }, { key: 'value', title: 'Value' }], rows: layout.summary };
     if (request.format === 'csv') {
       bytes = reportCsv([summaryTable, ...layout.tables]);

@@ -117,7 +117,7 @@ export const agentCoachingReport: ReportTypeDefinition<AgentCoachingData> = {
         { label: 'Agents with a focus', value: data.agents.filter((agent) => agent.recommended_focus !== null).length },
       ],
       charts: [
-        { title: 'Average QA score by agent', mark: 'bar', xTitle: 'Agent', yTitle: 'Average QA score', points: data.agents.map((agent) => ({ x: agent.agent_name ?? agent.agent_id, y: agent.avg_qa_score ?? 0 })) },
+        { title: 'Average QA score by agent', mark: 'bar', xTitle: 'Agent', yTitle: 'Average QA score', points: data.agents.map((agent) => ({ x: agent.agent_id, y: agent.avg_qa_score ?? 0 })) },
       ],
       tables: [
         {

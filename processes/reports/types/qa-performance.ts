@@ -86,7 +86,7 @@ export const qaPerformanceReport: ReportTypeDefinition<QaPerformanceData> = {
       ],
       charts: [
         { title: 'Weekly average score', mark: 'line', temporal: true, xTitle: 'Week', yTitle: 'Average score', points: data.weekly_trend.map((week) => ({ x: week.week_start, y: week.avg_score ?? 0 })) },
-        { title: 'Average score by agent', mark: 'bar', xTitle: 'Agent', yTitle: 'Average score', points: data.by_agent.map((agent) => ({ x: agent.agent_name ?? agent.agent_id ?? 'No agent', y: agent.avg_score ?? 0 })) },
+        { title: 'Average score by agent', mark: 'bar', xTitle: 'Agent', yTitle: 'Average score', points: data.by_agent.map((agent) => ({ x: agent.agent_id ?? 'No agent', y: agent.avg_score ?? 0 })) },
       ],
       tables: [
         {

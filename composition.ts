@@ -36,6 +36,8 @@ import { ProcessRunner, type ProcessRunnerOptions } from './processes/runner.ts'
 import { TimerScheduler } from './processes/timer-scheduler.ts';
 import { webhookProcessManagers } from './processes/webhooks/index.ts';
 import { createReportGenerator } from './processes/reports/report-generator.ts';
+import { createReportMailer } from './processes/reports/report-mailer.ts';
+import { createSmtpMailer } from './infra/mail/smtp-mailer.ts';
 import { createReportPool, type ReportPool } from './processes/reports/report-pool.ts';
 import { allProjections } from './projections/index.ts';
 import { ProjectionRunner } from './projections/runner.ts';
@@ -107,7 +109,18 @@ export function openReadModelDatabase(path: string): Database.Database {
 
 /** Every process manager the server runs. */
 export function allProcessManagers(ports: RuntimePorts): ProcessManager[] {
-  return [createTranscriptionWorker(ports), createCallTranscription(ports), ...createDialingProcesses(ports), ...webhookProcessManagers(ports), reportGenerator(ports)];
+  return [createTranscriptionWorker(ports), createCallTranscription(ports), ...createDialingProcesses(ports), ...webhookProcessManagers(ports), reportGenerator(ports), reportMailer(ports)];
+}
+
+/** Report e-mail: only with SMTP_URL (without it, POST /v1/reports refuses `email`). */
+export function reportMailer(ports: RuntimePorts) {
+  const { config } = ports;
+  return createReportMailer({
+    ...ports,
+    mailer: config.SMTP_URL ? createSmtpMailer(config.SMTP_URL) : null,
+    mailFrom: config.MAIL_FROM,
+    maxAttachmentBytes: config.REPORT_EMAIL_MAX_ATTACHMENT_BYTES,
+  });
 }
 
 export function reportGenerator(ports: RuntimePorts) {

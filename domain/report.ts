@@ -100,6 +100,7 @@ export interface ReportRunState {
   attempts: number;
   period: ReportPeriod;
   trigger: 'request' | 'schedule';
+  output: ReportOutput | null;
   expired: boolean;
   emailAttempts: number;
   emailDone: boolean;
@@ -134,14 +135,14 @@ export const reportDecider: Decider<ReportCommand, ReportEvent, ReportState> = {
       case 'ReportRunQueued':
         return {
           ...state,
-          runs: { ...state.runs, [event.data.run_id]: { status: 'queued', attempts: 0, period: event.data.period, trigger: event.data.trigger, expired: false, emailAttempts: 0, emailDone: false } },
+          runs: { ...state.runs, [event.data.run_id]: { status: 'queued', attempts: 0, period: event.data.period, trigger: event.data.trigger, output: null, expired: false, emailAttempts: 0, emailDone: false } },
         };
       case 'ReportNextRunPlanned':
         return { ...state, nextRunAt: event.data.next_run_at };
       case 'ReportRunStarted':
         return run(event.data.run_id, { status: 'generating', attempts: event.data.attempt });
       case 'ReportRunCompleted':
-        return run(event.data.run_id, { status: 'completed' });
+        return run(event.data.run_id, { status: 'completed', output: event.data.output });
       case 'ReportRunAttemptFailed':
         return run(event.data.run_id, { status: 'queued' });
       case 'ReportRunFailed':

@@ -43,6 +43,8 @@ const configSchema = z.object({
   REPORT_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   /** smtp:// or smtps:// URL of the mail server reports are e-mailed through; without it, reports with `email` are refused. */
   SMTP_URL: z.string().regex(/^smtps?:\/\//, 'an smtp:// or smtps:// URL').optional(),
+  /** Report files up to this size are attached to report e-mails; larger ones are sent as a 7-day link. */
+  REPORT_EMAIL_MAX_ATTACHMENT_BYTES: z.coerce.number().int().min(0).max(100 * 1024 * 1024).default(10 * 1024 * 1024),
   /** The From address of report e-mails. */
   MAIL_FROM: z.string().default('reports@localhost'),
   /** Tests only (infra/eventstore/failpoint.ts): crash right after appending an event of this type. */

@@ -221,3 +221,13 @@ export function runsPastRetention(db: Database, completedBefore: string, limit: 
      WHERE status = 'completed' AND expired = 0 AND completed_at < ? ORDER BY completed_at LIMIT ?`,
   ).all(completedBefore, limit) as Array<{ report_id: string; run_id: string; workspace_id: string; blob_key: string }>;
 }
+
+/** Completed runs of reports with e-mail delivery whose mail has not been tried yet: what the mailer resumes at start. */
+export function runsAwaitingEmail(db: Database): Array<{ report_id: string; run_id: string }> {
+  return preparedStatement(
+    db,
+    `SELECT r.report_id AS report_id, r.run_id AS run_id FROM report_runs r JOIN reports p ON p.report_id = r.report_id
+     WHERE r.status = 'completed' AND r.expired = 0 AND r.email_status IS NULL AND json_extract(p.request, '$.email') IS NOT NULL
+     ORDER BY r.completed_at`,
+  ).all() as Array<{ report_id: string; run_id: string }>;
+}

@@ -190,6 +190,7 @@ export function reportRoutes({ commands, clock, readDb, readYourWrites, blobs, r
       error: latest?.status === 'failed' ? latest.error : null,
       download_url: link?.url ?? null,
       download_expires_at: link?.expires_at ?? null,
+      email_status: request.email ? ((latest?.email_status ?? 'pending') as 'pending') : null,
       next_run_at: report.schedule_active === 1 ? report.next_run_at : null,
     };
   }
@@ -229,9 +230,7 @@ export function reportRoutes({ commands, clock, readDb, readYourWrites, blobs, r
     if (body.email && !mailConfigured) {
       throw invalidParameter('email', body.email, 'e-mail delivery configured on the server (SMTP_URL)', 'E-mail delivery is not configured on this server: set SMTP_URL (and MAIL_FROM), or leave out `email`.');
     }
-    // The sender (nodemailer, attachment or 7-day link, retries) is not built yet: accepting `email` would promise a
-    // mail that never leaves (docs/reports.md, "E-mail").
-    if (body.email) throw invalidParameter('email', body.email, 'no email (e-mail delivery of reports is not available yet)', 'E-mail delivery of reports is not available yet; leave out `email`.');
+
     const reportId = resourceId(c, 'rpt', now);
     const period = { from: body.from, to: body.to };
     const result = await createOnce(
@@ -249,7 +248,7 @@ export function reportRoutes({ commands, clock, readDb, readYourWrites, blobs, r
           filters: Object.fromEntries(Object.entries(filters).filter(([, value]) => value !== undefined)),
           format: body.format,
           schedule,
-          email: null,
+          email: body.email ? { to: body.email.to, subject: body.email.subject ?? null } : null,
           requested_at: now.toISOString(),
         },
         facts: { runId: reportRunId(reportId, period), nextRunAt: schedule ? nextOccurrence(schedule, now) : null },

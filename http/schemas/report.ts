@@ -91,6 +91,7 @@ const reportFields = {
   error: ErrorReason.nullable().openapi({ description: 'Why the latest run failed; null otherwise.' }),
   download_url: z.string().nullable().openapi({ description: 'csv and pdf: the latest run\'s file, signed for 1 hour from this response (a fresh one each GET).' }),
   download_expires_at: Timestamp.nullable(),
+  email_status: z.enum(['pending', 'sent_attachment', 'sent_link', 'retrying', 'failed']).nullable().openapi({ description: "The latest run's e-mail delivery; null without `email`." }),
   next_run_at: Timestamp.nullable().openapi({ description: 'Scheduled reports: when the next run is due; null once cancelled or for a one-time report.' }),
 };
 

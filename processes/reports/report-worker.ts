@@ -4,6 +4,7 @@
  * infra/worker-threads/typescript-worker.mjs, which compiles TypeScript in the thread.
  */
 import Database from 'better-sqlite3';
+import { getHeapStatistics } from 'node:v8';
 import { threadId } from 'node:worker_threads';
 import { renderReport, type RenderedReport, type RenderRequest } from './render-report.ts';
 
@@ -19,9 +20,10 @@ function readModels(path: string): Database.Database {
   return connection.db;
 }
 
-export type WorkerResult = RenderedReport & { thread_id: number; rss_bytes: number };
+/** `rss_bytes` is the whole process's (threads share it); `heap_bytes` this thread's V8 heap after the report. */
+export type WorkerResult = RenderedReport & { thread_id: number; rss_bytes: number; heap_bytes: number };
 
 export default async function generate(task: { readModelPath: string; request: RenderRequest }): Promise<WorkerResult> {
   const rendered = await renderReport(readModels(task.readModelPath), task.request);
-  return { ...rendered, thread_id: threadId, rss_bytes: process.memoryUsage.rss() };
+  return { ...rendered, thread_id: threadId, rss_bytes: process.memoryUsage.rss(), heap_bytes: getHeapStatistics().used_heap_size };
 }

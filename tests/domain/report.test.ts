@@ -75,4 +75,20 @@ test('expiry: a completed run expires once', () => {
   given(reportDecider, started).when({ type: 'ExpireReportRun', runId, now }).thenNothing();
 });
 
+test('e-mail: one outcome per try, in order; nothing after a success or a final failure, nor without e-mail', () => {
+  const withEmail: ReportEvent[] = [
+    { type: 'ReportRequested', data: { ...request, email: { to: ['ops@example.com'], subject: null } } },
+    ...started.slice(1),
+    { type: 'ReportRunCompleted', data: { report_id: 'rpt_1', run_id: runId, attempt: 1, output, completed_at: at } },
+  ];
+  const failed: ReportEvent = { type: 'ReportEmailFailed', data: { report_id: 'rpt_1', run_id: runId, attempt: 1, error, final: false, failed_at: at } };
+  given(reportDecider, withEmail).when({ type: 'RecordReportEmail', runId, attempt: 1, outcome: { error, final: false }, now }).then([failed]);
+  given(reportDecider, [...withEmail, failed]).when({ type: 'RecordReportEmail', runId, attempt: 1, outcome: { error, final: false }, now }).thenNothing();
+  const sent: ReportEvent = { type: 'ReportEmailSent', data: { report_id: 'rpt_1', run_id: runId, attempt: 2, delivery: 'link', recipients: ['ops@example.com'], sent_at: at } };
+  given(reportDecider, [...withEmail, failed]).when({ type: 'RecordReportEmail', runId, attempt: 2, outcome: { sent: 'link', recipients: ['ops@example.com'] }, now }).then([sent]);
+  given(reportDecider, [...withEmail, failed, sent]).when({ type: 'RecordReportEmail', runId, attempt: 3, outcome: { sent: 'link', recipients: ['ops@example.com'] }, now }).thenNothing();
+  const completedWithout: ReportEvent[] = [...started, { type: 'ReportRunCompleted', data: { report_id: 'rpt_1', run_id: runId, attempt: 1, output, completed_at: at } }];
+  given(reportDecider, completedWithout).when({ type: 'RecordReportEmail', runId, attempt: 1, outcome: { error, final: true }, now }).thenNothing();
+});
+
 test.run();

@@ -81,26 +81,32 @@ export function createReportGenerator(ports: ReportGeneratorPorts): ProcessManag
       const next = queue.shift()!;
       running++;
       const work = generate(next.reportId, next.runId)
-        .catch((error: unknown) => logger.error({ err: error, report_id: next.reportId, run_id: next.runId }, 'report run could not be recorded'))
-        .finally(() => {
+        .catch((error: unknown) => {
+          logger.error({ err: error, report_id: next.reportId, run_id: next.runId }, 'report run could not be recorded');
+          return null;
+        })
+        .then((retryAfterMs) => {
           queued.delete(next.runId);
           running--;
           inFlight.delete(work);
+          // The pause before the next attempt holds no slot.
+          if (retryAfterMs !== null) setTimeout(() => enqueue(next.reportId, next.runId), retryAfterMs).unref();
           pump();
         });
       inFlight.add(work);
     }
   }
 
-  async function generate(reportId: string, runId: string): Promise<void> {
+  /** Runs one attempt; answers the pause before the next attempt when this one failed and may be retried, else null. */
+  async function generate(reportId: string, runId: string): Promise<number | null> {
     const { state } = await commands.load(reportDecider, reportStream(reportId));
     const report = state.report;
     const run = state.runs[runId];
-    if (!report || !run || run.status === 'completed' || run.status === 'failed') return;
+    if (!report || !run || run.status === 'completed' || run.status === 'failed') return null;
     const attempt = run.attempts + 1;
     const workspaceId = report.workspace_id;
     const started = await handle(reportId, workspaceId, { type: 'StartReportRun', runId, attempt, now: clock.now() });
-    if (started.events.length === 0) return;
+    if (started.events.length === 0) return null;
     const startedMs = performance.now();
     logger.info({ report_id: reportId, run_id: runId, attempt, type: report.type, format: report.format, period: run.period, waiting: queue.length }, 'report run started');
     try {
@@ -127,17 +133,15 @@ export function createReportGenerator(ports: ReportGeneratorPorts): ProcessManag
         now: clock.now(),
       });
       logger.info({ report_id: reportId, run_id: runId, attempt, ms: Math.round(performance.now() - startedMs) }, 'report run completed');
+      return null;
     } catch (error) {
       // Stopping: the run stays `generating` and is resumed as the next attempt after the restart.
-      if (lifetime.signal.aborted) return;
+      if (lifetime.signal.aborted) return null;
       const message = error instanceof Error ? error.message : String(error);
       const failed = await handle(reportId, workspaceId, { type: 'FailReportRunAttempt', runId, attempt, error: { code: 'generation_failed', message }, final: false, now: clock.now() });
       const final = failed.events.some((event) => event.type === 'ReportRunFailed');
       logger.warn({ report_id: reportId, run_id: runId, attempt, err: error, final }, final ? 'report run failed' : 'report run attempt failed; retrying');
-      if (!final) {
-        await new Promise((resolve) => setTimeout(resolve, RETRY_DELAY_MS * attempt));
-        enqueue(reportId, runId);
-      }
+      return final ? null : RETRY_DELAY_MS * attempt;
     }
   }
 

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
@@ -21,6 +21,8 @@ let server: TestServer;
 let api: ApiClient;
 let other: ApiClient;
 let dataDir: string;
+let apiKey: string;
+let otherKey: string;
 
 reports.before(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'e2e-reports-'));
@@ -31,8 +33,10 @@ reports.before(async () => {
   await seedReportFacts(runtime, { workspaceId: workspace.workspaceId, calls: CALLS, days: 30, firstDay: '2026-03-01' });
   await runtime.close();
   server = await startServer({ dataDir, env: { CLOCK: 'manual', CLOCK_START: '2026-04-01T10:00:00Z' } });
-  api = client(server, workspace.key);
-  other = client(server, otherWorkspace.key);
+  apiKey = workspace.key;
+  otherKey = otherWorkspace.key;
+  api = client(server, apiKey);
+  other = client(server, otherKey);
 });
 reports.after(async () => {
   await server.stop();
@@ -227,6 +231,30 @@ reports('list: newest first, filters, pagination; isolation; Idempotency-Key', a
   const once = await api.post('/v1/reports', body, { headers: { 'Idempotency-Key': 'report-once-1' } });
   const twice = await api.post('/v1/reports', body, { headers: { 'Idempotency-Key': 'report-once-1' } });
   assert.equal([once.status, twice.status, twice.body.report_id], [202, 202, once.body.report_id]);
+});
+
+reports('catch-up: occurrences missed while the server was down give one run, for the latest period, at start', async () => {
+  const created = await api.post('/v1/reports', { type: 'call_summary', from: '2026-03-01', to: '2026-03-07', schedule: { cron: '0 6 * * *', timezone: 'UTC' } });
+  const id = created.body.report_id;
+  const before = await finished(id);
+  assert.is(before.runs.length, 1);
+  const clock = JSON.parse(readFileSync(join(dataDir, 'manual-clock.json'), 'utf8')) as { now: string };
+  await server.stop({ keepData: true });
+  // Down for three days and a bit: three daily occurrences missed.
+  const later = new Date(Date.parse(clock.now) + 3 * 86_400_000 + 3_600_000);
+  writeFileSync(join(dataDir, 'manual-clock.json'), JSON.stringify({ now: later.toISOString() }));
+  await server.restart();
+  api = client(server, apiKey);
+  other = client(server, otherKey);
+  const after = await waitFor('the catch-up run', async () => (await api.get(`/v1/reports/${id}`)).body, (report) => report.runs.length >= 2 && report.status === 'completed');
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  const runs = (await api.get(`/v1/reports/${id}`)).body.runs;
+  assert.is(runs.length, 2, 'one run for the missed occurrences');
+  const latestOccurrenceDay = later.toISOString().slice(0, 10);
+  const expectedDay = Date.parse(`${latestOccurrenceDay}T06:00:00Z`) <= later.getTime() ? latestOccurrenceDay : new Date(Date.parse(latestOccurrenceDay) - 86_400_000).toISOString().slice(0, 10);
+  const previous = new Date(Date.parse(expectedDay) - 86_400_000).toISOString().slice(0, 10);
+  assert.equal(runs[0].period, { from: previous, to: previous }, 'the latest period: the day before the latest occurrence');
+  assert.ok(Date.parse(after.next_run_at) > later.getTime());
 });
 
 reports('report.completed has a payload schema', () => {

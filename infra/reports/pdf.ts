@@ -189,13 +189,18 @@ export async function reportPdf(report: PdfReport, options: { creationDate?: Dat
   doc.y += 16;
   drawSummary(doc, report.summary);
 
-  for (const svg of svgs) {
+  for (const drawn of svgs) {
+    // Without its own width and height (px, which svg-to-pdfkit reads at 0.75 pt), the chart is fitted to the
+    // content width by its viewBox.
+    const svg = drawn.replace(/^<svg([^>]*?) width="[\d.]+" height="[\d.]+"/, '<svg$1');
     const match = /viewBox="0 0 ([\d.]+) ([\d.]+)"/.exec(svg);
     const aspect = match ? Number(match[2]) / Number(match[1]) : 0.45;
     const height = CONTENT_WIDTH * aspect;
     ensureSpace(doc, height + 10);
-    SVGtoPDF(doc, svg, MARGIN, doc.y, { width: CONTENT_WIDTH, height, fontCallback: (_family: string, bold: boolean) => fontName('latin', bold) });
-    doc.y += height + 12;
+    // svg-to-pdfkit draws its text with doc.text, which moves the cursor: place the next block from where the chart began.
+    const top = doc.y;
+    SVGtoPDF(doc, svg, MARGIN, top, { width: CONTENT_WIDTH, height, fontCallback: (_family: string, bold: boolean) => fontName('latin', bold) });
+    doc.y = top + height + 12;
   }
   for (const table of report.tables) drawTable(doc, table);
 

@@ -1,9 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { REPORT_FORMATS, REPORT_STATUSES, REPORT_TYPES } from '../../domain/report.ts';
-import { AgentCoachingDataSchema } from '../../processes/reports/types/agent-coaching.ts';
-import { CallSummaryDataSchema } from '../../processes/reports/types/call-summary.ts';
-import { CampaignPerformanceDataSchema } from '../../processes/reports/types/campaign-performance.ts';
-import { QaPerformanceDataSchema } from '../../processes/reports/types/qa-performance.ts';
+import { REPORT_TYPE_DEFINITIONS } from '../../processes/reports/types/index.ts';
 import { PaginationQuery, Timestamp, listEnvelope } from './common.ts';
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -72,9 +69,12 @@ export const ReportRunSchema = z
   })
   .openapi('ReportRun');
 
+const DATA_SCHEMAS = Object.values(REPORT_TYPE_DEFINITIONS).map((definition) => definition.schema);
+
+/** One schema per available type (processes/reports/types/), named by each type's `.meta({ id })`. */
 export const ReportDataSchema = z
-  .union([CallSummaryDataSchema, QaPerformanceDataSchema, AgentCoachingDataSchema, CampaignPerformanceDataSchema])
-  .openapi({ description: 'The shape of the report\'s `type`: CallSummaryReportData, QaPerformanceReportData, AgentCoachingReportData or CampaignPerformanceReportData.' });
+  .union(DATA_SCHEMAS as unknown as [z.ZodType, z.ZodType, ...z.ZodType[]])
+  .openapi({ description: `The shape of the report's \`type\`: ${Object.keys(REPORT_TYPE_DEFINITIONS).map((type) => `${type}`).join(', ')} (one schema each).` });
 
 const reportFields = {
   report_id: z.string().openapi({ example: 'rpt_01jd8k3m9q2x7c4v5b6n8p0r2t' }),

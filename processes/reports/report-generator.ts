@@ -56,7 +56,7 @@ export function reportBlobKey(workspaceId: string, runId: string, format: string
  * Retention: completed files older than `retentionDays` are deleted and their runs marked expired, at start and
  * hourly.
  */
-export function createReportGenerator(ports: ReportGeneratorPorts): ProcessManager<HandledEvent> & { idle(): Promise<void> } {
+export function createReportGenerator(ports: ReportGeneratorPorts): ProcessManager<HandledEvent> {
   const { commands, clock, logger, blobs, reportPool } = ports;
   const queue: Array<{ reportId: string; runId: string }> = [];
   const queued = new Set<string>();
@@ -213,9 +213,6 @@ export function createReportGenerator(ports: ReportGeneratorPorts): ProcessManag
       if (sweeper) clearInterval(sweeper);
       queue.length = 0;
       await Promise.allSettled([...inFlight]);
-    },
-    async idle() {
-      while (inFlight.size > 0 || queue.length > 0) await Promise.allSettled([...inFlight]);
     },
   };
 }

@@ -103,28 +103,37 @@ function ensureSpace(doc: Doc, height: number): boolean {
   return true;
 }
 
-/** Column widths: proportional to the longest text of each column (header included), within the content width. */
-function columnWidths(doc: Doc, table: PdfTable): number[] {
+/**
+ * Column widths: each column's wish is its longest text (header included, first 200 rows), at least 28 pt and at
+ * most 220 pt; the wishes are then scaled to the content width. A table of many columns is set smaller (fontSize).
+ */
+function columnWidths(doc: Doc, table: PdfTable, size: number): number[] {
   const wants = table.columns.map((column) => {
-    let longest = doc.font(fontName('latin', true)).fontSize(FONT_SIZE).widthOfString(column.title);
-    for (const row of table.rows.slice(0, 200)) longest = Math.max(longest, doc.font(fontName('latin', false)).fontSize(FONT_SIZE).widthOfString(displayValue(row[column.key] ?? null)));
+    let longest = doc.font(fontName('latin', true)).fontSize(size).widthOfString(column.title);
+    for (const row of table.rows.slice(0, 200)) longest = Math.max(longest, doc.font(fontName('latin', false)).fontSize(size).widthOfString(displayValue(row[column.key] ?? null)));
     return Math.min(Math.max(longest + 8, 28), 220);
   });
   const sum = wants.reduce((total, width) => total + width, 0);
   return wants.map((width) => (width / sum) * CONTENT_WIDTH);
 }
 
+/** 8 pt, smaller for wide tables (down to 6 pt), so that more of each cell shows. */
+function tableFontSize(table: PdfTable): number {
+  return table.columns.length <= 8 ? FONT_SIZE : Math.max(6, FONT_SIZE - (table.columns.length - 8) * 0.3);
+}
+
 function drawTable(doc: Doc, table: PdfTable): void {
   ensureSpace(doc, 40 + ROW_HEIGHT * 2);
   drawText(doc, table.title, MARGIN, doc.y, { size: 12, bold: true });
   doc.y += 20;
-  const widths = columnWidths(doc, table);
+  const size = tableFontSize(table);
+  const widths = columnWidths(doc, table, size);
   const header = () => {
     doc.rect(MARGIN, doc.y, CONTENT_WIDTH, ROW_HEIGHT).fill('#e8edf3');
     doc.fillColor('#111');
     let x = MARGIN;
     table.columns.forEach((column, index) => {
-      drawText(doc, column.title, x + 3, doc.y + 4, { size: FONT_SIZE, bold: true, maxWidth: widths[index]! - 6, align: column.numeric ? 'right' : 'left' });
+      drawText(doc, column.title, x + 3, doc.y + 4, { size, bold: true, maxWidth: widths[index]! - 6, align: column.numeric ? 'right' : 'left' });
       x += widths[index]!;
     });
     doc.y += ROW_HEIGHT;
@@ -141,7 +150,7 @@ function drawTable(doc: Doc, table: PdfTable): void {
     doc.fillColor('#111');
     let x = MARGIN;
     table.columns.forEach((column, index) => {
-      drawText(doc, displayValue(row[column.key] ?? null), x + 3, doc.y + 4, { size: FONT_SIZE, maxWidth: widths[index]! - 6, align: column.numeric ? 'right' : 'left' });
+      drawText(doc, displayValue(row[column.key] ?? null), x + 3, doc.y + 4, { size, maxWidth: widths[index]! - 6, align: column.numeric ? 'right' : 'left' });
       x += widths[index]!;
     });
     doc.y += ROW_HEIGHT;

@@ -69,3 +69,13 @@ export const averageOf = (sum: number, count: number) => (count === 0 ? null : r
 export const rateOf = (part: number, whole: number) => (whole === 0 ? 0 : round(part / whole, 4));
 /** A share as a percentage for display ("62.5%"). */
 export const percent = (rate: number | null) => (rate === null ? null : `${round(rate * 100, 1)}%`);
+
+/** Display titles of the dispositions in PDF table headers (CSV headers are the machine names: the column keys). */
+export const DISPOSITION_TITLES: Record<string, string> = {
+  interested: 'Interested',
+  not_interested: 'Not interested',
+  callback: 'Callback',
+  not_reachable: 'Unreached',
+  dnd: 'DND',
+  escalated: 'Escalated',
+};

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { DISPOSITIONS, emptyDispositionSummary, isDisposition, type DispositionSummary } from '../../../domain/shared/disposition.ts';
 import { callAnalytics, type CallTotals } from '../../../projections/call-analytics.ts';
 import { dispositionCounts } from '../../../projections/report-queries.ts';
-import { averageOf, percent, rateOf, type ReportSource, type ReportTypeDefinition } from '../report-type.ts';
+import { averageOf, DISPOSITION_TITLES, percent, rateOf, type ReportSource, type ReportTypeDefinition } from '../report-type.ts';
 import { nameLookup } from './names.ts';
 
 const Dispositions = z.strictObject(Object.fromEntries(DISPOSITIONS.map((name) => [name, z.number().int().min(0)])) as Record<(typeof DISPOSITIONS)[number], z.ZodNumber>);
@@ -109,7 +109,7 @@ export const callSummaryReport: ReportTypeDefinition<CallSummaryData> = {
             { key: 'connected_calls', title: 'Connected', numeric: true },
             { key: 'connection_rate', title: 'Connection rate', numeric: true },
             { key: 'avg_duration_seconds', title: 'Avg duration (s)', numeric: true },
-            ...DISPOSITIONS.map((name) => ({ key: name, title: name, numeric: true })),
+            ...DISPOSITIONS.map((name) => ({ key: name, title: DISPOSITION_TITLES[name]!, numeric: true })),
           ],
           rows: data.by_campaign.map(({ dispositions, ...row }) => ({ ...row, campaign_name: row.campaign_name ?? (row.campaign_id === null ? 'Single calls' : null), ...dispositions })),
         },

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { DISPOSITIONS, emptyDispositionSummary, isDisposition, type DispositionSummary } from '../../../domain/shared/disposition.ts';
 import { callAnalytics } from '../../../projections/call-analytics.ts';
 import { contactReach, dispositionCounts } from '../../../projections/report-queries.ts';
-import { percent, rateOf, round, type ReportSource, type ReportTypeDefinition } from '../report-type.ts';
+import { DISPOSITION_TITLES, percent, rateOf, round, type ReportSource, type ReportTypeDefinition } from '../report-type.ts';
 import { nameLookup } from './names.ts';
 
 const Dispositions = z.strictObject(Object.fromEntries(DISPOSITIONS.map((name) => [name, z.number().int().min(0)])) as Record<(typeof DISPOSITIONS)[number], z.ZodNumber>);
@@ -129,7 +129,7 @@ export const campaignPerformanceReport: ReportTypeDefinition<CampaignPerformance
             { key: 'contacts_reached', title: 'Reached', numeric: true },
             { key: 'reach_rate', title: 'Reach rate', numeric: true },
             { key: 'attempts_per_contact', title: 'Attempts/contact', numeric: true },
-            ...DISPOSITIONS.map((name) => ({ key: name, title: name, numeric: true })),
+            ...DISPOSITIONS.map((name) => ({ key: name, title: DISPOSITION_TITLES[name]!, numeric: true })),
           ],
           rows: data.campaigns.map(({ dispositions, ...row }) => ({ ...row, ...dispositions })),
         },

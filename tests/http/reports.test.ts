@@ -258,6 +258,20 @@ reports('catch-up: occurrences missed while the server was down give one run, fo
   assert.ok(Date.parse(after.next_run_at) > later.getTime());
 });
 
+reports('retention: files older than REPORT_RETENTION_DAYS are deleted at start; the report stays readable', async () => {
+  const kept = await generated({ type: 'call_summary', ...MARCH, format: 'csv' });
+  const json = await generated({ type: 'call_summary', ...MARCH });
+  assert.ok(json.data);
+  await api.post('/v1/sandbox/clock', { advance_seconds: 31 * 86_400 });
+  await server.restart();
+  api = client(server, apiKey);
+  other = client(server, otherKey);
+  const expired = await waitFor('the retention sweep', async () => (await api.get(`/v1/reports/${json.report_id}`)).body, (report) => report.data === null);
+  assert.equal([expired.status, expired.data, expired.download_url], ['completed', null, null]);
+  const csv = (await api.get(`/v1/reports/${kept.report_id}`)).body;
+  assert.equal([csv.status, csv.download_url], ['completed', null]);
+});
+
 reports('report.completed has a payload schema', () => {
   assert.ok(WEBHOOK_PAYLOAD_DATA['report.completed'].safeParse({
     report_id: 'rpt_1', run_id: 'rrn_1', type: 'call_summary', format: 'pdf', period: MARCH, trigger: 'request', status: 'completed', size_bytes: 10, completed_at: '2026-04-01T10:00:00.000Z',

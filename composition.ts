@@ -175,7 +175,7 @@ export function reportMailer(ports: RuntimePorts) {
 }
 
 export function reportGenerator(ports: RuntimePorts) {
-  return createReportGenerator({ ...ports, baseUrl: publicBaseUrl(ports.config), retentionDays: ports.config.REPORT_RETENTION_DAYS });
+  return createReportGenerator({ ...ports, baseUrl: publicBaseUrl(ports.config), retentionDays: ports.config.REPORT_RETENTION_DAYS, concurrency: ports.config.REPORT_THREADS });
 }
 
 /** The event store the configuration names, as it was recorded (`auditLog`). */

@@ -27,6 +27,8 @@ export interface ReportGeneratorPorts extends ReadModelsCatchUpPorts {
   baseUrl: string;
   /** How long generated files are kept (REPORT_RETENTION_DAYS). */
   retentionDays: number;
+  /** Runs generated at once: the pool's threads (REPORT_THREADS). */
+  concurrency: number;
 }
 
 type HandledEvent = Extract<ReportEvent, { type: 'ReportRunQueued' | 'ReportNextRunPlanned' }> | Extract<TimerEvent, { type: 'TimerFired' }>;
@@ -64,7 +66,7 @@ export function createReportGenerator(ports: ReportGeneratorPorts): ProcessManag
   const lifetime = new AbortController();
   let sweeper: NodeJS.Timeout | null = null;
   let running = 0;
-  const concurrency = 1;
+  const concurrency = ports.concurrency;
 
   const handle = (reportId: string, workspaceId: string, command: ReportCommand) =>
     commands.handle(reportDecider, reportStream(reportId), command, { workspaceId, actor: REPORT_GENERATOR, now: clock.now() });

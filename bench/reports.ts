@@ -33,6 +33,8 @@ async function main(): Promise<void> {
   const now = runtime.clock.now();
   const context = { workspaceId: 'ws_bench', actor: 'bench', now };
   await runtime.commands.handle(workspaceDecider, workspaceStream('ws_bench'), { type: 'CreateWorkspace', workspaceId: 'ws_bench', name: 'bench', now }, context);
+  // The API probe sends requests back to back: well over the default per-minute limit.
+  await runtime.commands.handle(workspaceDecider, workspaceStream('ws_bench'), { type: 'SetRateLimit', perMinute: 1_000_000 }, context);
   const key = newApiKeySecret();
   await runtime.commands.handle(apiKeyDecider, apiKeyStream('key_bench'), { type: 'CreateApiKey', keyId: 'key_bench', workspaceId: 'ws_bench', name: 'bench', scope: 'Read-Only', secretHash: hashApiKeySecret(key), now }, context);
   const seeded = performance.now();

@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { CommandHandler } from './commands/handler.ts';
 import { upcast } from './domain/upcasters.ts';
 import { createAnalysisPool } from './infra/analysis/analysis-pool.ts';
+import type { TranscriptSearcher } from './infra/search/port.ts';
+import { createSearchPool } from './infra/search/search-pool.ts';
 import type { TranscriptAnalysis } from './infra/analysis/transcript-analysis.ts';
 import { createFileBlobStore } from './infra/blobs/file-blob-store.ts';
 import type { BlobStore } from './infra/blobs/port.ts';
@@ -84,6 +86,8 @@ export interface Runtime {
   conversationSpeech: ConversationSpeech;
   /** Audio to text for transcription jobs (SPEECH_API_URL, else PocketSphinx for English). */
   recognizer: SpeechRecognizer;
+  /** Transcript search on worker threads with their own read-only connections (SEARCH_THREADS, SEARCH_BUDGET_MS). */
+  transcriptSearch: TranscriptSearcher;
   /** Summary, sentiment, intent and QA scoring of transcripts, on worker threads (ANALYSIS_THREADS, ANALYSIS_BUDGET_SECONDS). */
   transcriptAnalysis: TranscriptAnalysis;
   /** Signs and checks the download_url of report files. */
@@ -245,6 +249,7 @@ export function createRuntime(
     conversationSpeech: telephony.needsPromptAudio ? offlineConversationSpeech({ recognizer }) : offlineConversationSpeech(),
     recognizer,
     // Leaves a core to the event loop; at least one thread.
+    transcriptSearch: createSearchPool({ path: config.readModelPath, threads: config.SEARCH_THREADS, budgetMs: config.SEARCH_BUDGET_MS }),
     transcriptAnalysis: createAnalysisPool({
       threads: config.ANALYSIS_THREADS ?? Math.max(1, availableParallelism() - 1),
       budgetMs: config.ANALYSIS_BUDGET_SECONDS * 1000,
@@ -270,6 +275,7 @@ export function createRuntime(
       await ports.telephony.close?.();
       await projections.stop();
       await ports.transcriptAnalysis.close();
+      await ports.transcriptSearch.close();
       await ports.reportPool.close();
       await store.close();
       readDb.close();

@@ -31,6 +31,7 @@ export const ERROR_STATUS = {
   rate_limit_exceeded: 429,
   internal_error: 500,
   service_unavailable: 503,
+  search_budget_exceeded: 503,
 } as const satisfies Record<string, ContentfulStatusCode>;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -12,6 +12,7 @@ import type { TranscriptAnalysis } from './infra/analysis/transcript-analysis.ts
 import { createFileBlobStore } from './infra/blobs/file-blob-store.ts';
 import type { BlobStore } from './infra/blobs/port.ts';
 import { SignedRecordingLinks, type RecordingLinks } from './infra/blobs/recording-links.ts';
+import { ReportLinks } from './infra/blobs/report-links.ts';
 import { ManualClock } from './infra/clock/manual.ts';
 import type { Clock } from './infra/clock/port.ts';
 import { systemClock } from './infra/clock/system.ts';
@@ -40,6 +41,10 @@ import type { ProcessManager } from './processes/process-manager.ts';
 import { ProcessRunner, type ProcessRunnerOptions } from './processes/runner.ts';
 import { TimerScheduler } from './processes/timer-scheduler.ts';
 import { webhookProcessManagers } from './processes/webhooks/index.ts';
+import { createReportGenerator } from './processes/reports/report-generator.ts';
+import { createReportMailer } from './processes/reports/report-mailer.ts';
+import { createSmtpMailer } from './infra/mail/smtp-mailer.ts';
+import { createReportPool, type ReportPool } from './processes/reports/report-pool.ts';
 import { allProjections } from './projections/index.ts';
 import { ProjectionThread } from './projections/projection-thread.ts';
 import { ProjectionRunner, type Projections } from './projections/runner.ts';
@@ -90,6 +95,10 @@ export interface Runtime {
   transcriptAnalysis: TranscriptAnalysis;
   /** The post-call compliance rules of a transcript, on the same worker threads as the analysis. */
   complianceEvaluator: ComplianceEvaluator;
+  /** Signs and checks the download_url of report files. */
+  reportLinks: ReportLinks;
+  /** Report rendering on worker threads (REPORT_THREADS, REPORT_BUDGET_SECONDS). */
+  reportPool: ReportPool;
   /** Starts projections, process managers and timers. */
   start(): Promise<void>;
   /** Stops background work and closes the databases. */
@@ -167,7 +176,24 @@ export function allProcessManagers(ports: RuntimePorts): ProcessManager[] {
     createComplianceAuditRunner(ports),
     ...createDialingProcesses(ports),
     ...webhookProcessManagers(ports),
+    reportGenerator(ports),
+    reportMailer(ports),
   ];
+}
+
+/** Report e-mail: only with SMTP_URL (without it, POST /v1/reports refuses `email`). */
+export function reportMailer(ports: RuntimePorts) {
+  const { config } = ports;
+  return createReportMailer({
+    ...ports,
+    mailer: config.SMTP_URL ? createSmtpMailer(config.SMTP_URL) : null,
+    mailFrom: config.MAIL_FROM,
+    maxAttachmentBytes: config.REPORT_EMAIL_MAX_ATTACHMENT_BYTES,
+  });
+}
+
+export function reportGenerator(ports: RuntimePorts) {
+  return createReportGenerator({ ...ports, baseUrl: publicBaseUrl(ports.config), retentionDays: ports.config.REPORT_RETENTION_DAYS, concurrency: ports.config.REPORT_THREADS });
 }
 
 /** The event store the configuration names, as it was recorded (`auditLog`). */
@@ -235,6 +261,7 @@ export function createRuntime(
     urlSigner,
     secrets: loadSecretBox(config.secretsKeyPath, config.SECRETS_KEY),
     recordingLinks: new SignedRecordingLinks({ signer: urlSigner, clock, baseUrl: publicBaseUrl(config) }),
+    reportLinks: new ReportLinks({ signer: urlSigner, clock, baseUrl: publicBaseUrl(config) }),
     telephony,
     // The sandbox gives the customer's words as text: its calls need synthesis only. A real line delivers audio,
     // which the configured recogniser (PocketSphinx for English, SPEECH_API_URL for every language) hears.
@@ -243,6 +270,7 @@ export function createRuntime(
     transcriptSearch: createSearchPool({ path: config.readModelPath, threads: config.SEARCH_THREADS, budgetMs: config.SEARCH_BUDGET_MS }),
     transcriptAnalysis: analysisPool,
     complianceEvaluator: analysisPool,
+    reportPool: createReportPool({ threads: config.REPORT_THREADS, budgetMs: config.REPORT_BUDGET_SECONDS * 1000, readModelPath: config.readModelPath }),
   };
   const processes = new ProcessRunner(store, stateDb, makeProcesses(ports), logger, options.processes);
   // Creates its table: every table of state.db exists before older records are moved in.
@@ -264,6 +292,7 @@ export function createRuntime(
       await projections.stop();
       await ports.transcriptAnalysis.close();
       await ports.transcriptSearch.close();
+      await ports.reportPool.close();
       await store.close();
       readDb.close();
       stateDb.close();

@@ -21,6 +21,8 @@ export const WEBHOOK_EVENT_NAMES = [
   'transcription.completed',
   'transcription.failed',
   'compliance.violation',
+  'report.completed',
+  'report.failed',
 ] as const;
 
 export type WebhookEventName = (typeof WEBHOOK_EVENT_NAMES)[number];

@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import type { Database } from 'better-sqlite3';
 import type { Commands } from '../commands/handler.ts';
 import type { RecordingLinks } from '../infra/blobs/recording-links.ts';
+import type { ReportLinks } from '../infra/blobs/report-links.ts';
 import type { BlobStore } from '../infra/blobs/port.ts';
 import type { Clock } from '../infra/clock/port.ts';
 import type { Config } from '../infra/config.ts';
@@ -34,6 +35,7 @@ import { apiKeyRoutes } from './routes/api-keys.ts';
 import { callRoutes } from './routes/calls.ts';
 import { operationsRoutes } from './routes/operations.ts';
 import { recordingRoutes } from './routes/recordings.ts';
+import { reportRoutes } from './routes/reports.ts';
 import { scriptRoutes } from './routes/scripts.ts';
 import { callTranscriptRoutes } from './routes/call-transcripts.ts';
 import { qaScorecardRoutes } from './routes/qa-scorecards.ts';
@@ -50,7 +52,7 @@ export type HttpApp = OpenAPIHono<AppEnv>;
 
 /** Everything the HTTP API is built from; each route module receives only its part. */
 export interface HttpPorts {
-  config: Pick<Config, 'ALLOW_PRIVATE_TARGETS' | 'METRICS_TOKEN'>;
+  config: Pick<Config, 'ALLOW_PRIVATE_TARGETS' | 'METRICS_TOKEN' | 'SMTP_URL'>;
   logger: Logger;
   /** A manual clock (CLOCK=manual) also mounts POST /v1/sandbox/clock. */
   clock: Clock;
@@ -62,6 +64,7 @@ export interface HttpPorts {
   store: Pick<EventStore, 'ping'>;
   blobs: BlobStore;
   recordingLinks: RecordingLinks;
+  reportLinks: ReportLinks;
   secrets: SecretBox;
   transcriptSearch: TranscriptSearcher;
 }
@@ -118,6 +121,7 @@ export function createHttpApp(ports: HttpPorts, overrides: Partial<HttpDependenc
   app.route('/v1', complianceRoutes(resources));
   app.route('/v1', recordingRoutes({ readDb, blobs, recordingLinks }));
   app.route('/v1', analyticsSearchRoutes({ transcriptSearch: ports.transcriptSearch }));
+  app.route('/v1', reportRoutes({ ...resources, blobs, reportLinks: ports.reportLinks, mailConfigured: config.SMTP_URL !== undefined }));
   // Only on a manual clock (CLOCK=manual); otherwise the path does not exist.
   const manualClock = manualClockOf(clock);
   if (manualClock) app.route('/v1', sandboxClockRoutes(manualClock));

@@ -61,6 +61,18 @@ const configSchema = z.object({
   SECRETS_KEY: z.string().min(32, 'at least 32 characters').optional(),
   /** When set, GET /metrics and GET /ready need `Authorization: Bearer <METRICS_TOKEN>`. */
   METRICS_TOKEN: z.string().min(16, 'at least 16 characters').optional(),
+  /** Worker threads that generate reports (each with its own read-only connection to the read models). */
+  REPORT_THREADS: z.coerce.number().int().min(1).max(16).default(1),
+  /** How long generating one report may take before the attempt fails. */
+  REPORT_BUDGET_SECONDS: z.coerce.number().positive().max(3600).default(300),
+  /** Generated report files are deleted this many days after they were generated. */
+  REPORT_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+  /** smtp:// or smtps:// URL of the mail server reports are e-mailed through; without it, reports with `email` are refused. */
+  SMTP_URL: z.string().regex(/^smtps?:\/\//, 'an smtp:// or smtps:// URL').optional(),
+  /** Report files up to this size are attached to report e-mails; larger ones are sent as a 7-day link. */
+  REPORT_EMAIL_MAX_ATTACHMENT_BYTES: z.coerce.number().int().min(0).max(100 * 1024 * 1024).default(10 * 1024 * 1024),
+  /** The From address of report e-mails. */
+  MAIL_FROM: z.string().default('reports@localhost'),
   /** Tests only (infra/eventstore/failpoint.ts): crash right after appending an event of this type. */
   FAILPOINT_KILL_AFTER_APPEND: z.string().regex(/^[A-Za-z]+$/, 'an event type').optional(),
 }).superRefine((config, context) => {

@@ -17,6 +17,7 @@ import { workspacesProjection } from './workspaces.ts';
 import { complianceAuditsProjection } from './compliance-audits.ts';
 import { complianceResultsProjection } from './compliance-results.ts';
 import { complianceSettingsProjection } from './compliance-settings.ts';
+import { reportsProjection } from './reports.ts';
 
 /** Every read model of the service. `projections rebuild NAME` takes these names. */
-export const allProjections: readonly Projection[] = [workspacesProjection, apiKeysProjection, timersProjection, scriptsProjection, qaScorecardsProjection, transcriptionJobsProjection, campaignsProjection, callsProjection, suppressionsProjection, dialerProjection, agentsProjection, analyticsProjection, webhooksProjection, webhookDeliveriesProjection, transcriptSearchProjection, complianceSettingsProjection, complianceResultsProjection, complianceAuditsProjection];
+export const allProjections: readonly Projection[] = [workspacesProjection, apiKeysProjection, timersProjection, scriptsProjection, qaScorecardsProjection, transcriptionJobsProjection, campaignsProjection, callsProjection, suppressionsProjection, dialerProjection, agentsProjection, analyticsProjection, webhooksProjection, webhookDeliveriesProjection, transcriptSearchProjection, complianceSettingsProjection, complianceResultsProjection, complianceAuditsProjection, reportsProjection];

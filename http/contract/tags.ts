@@ -12,6 +12,7 @@ export const API_TAGS = [
   { name: 'Agents', description: 'Human agents: who takes over escalated calls in the languages they speak, and who places calls by hand.' },
   { name: 'Analytics', description: 'Call and QA figures over a range (from read-model rollups), and full-text search of every transcript.' },
   { name: 'Compliance', description: 'Indian calling rules as versioned rule packs: which apply to the workspace, enforced before each dial and checked after each call (docs/compliance.md).' },
+  { name: 'Reports', description: 'Call summary, QA performance, agent coaching and campaign performance reports as JSON, CSV or PDF, once or on a schedule, optionally e-mailed.' },
   { name: 'Workspace', description: "The key's workspace: its limits and its analysis defaults." },
   { name: 'Webhooks', description: 'HTTPS endpoints notified of calls, campaigns and transcription jobs (the payloads are under `webhooks`), and their delivery log.' },
   { name: 'API keys', description: 'The workspace\'s API keys (Admin keys only).' },

@@ -1,6 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import type { Commands } from '../../commands/handler.ts';
 import { callDecider, callStream } from '../../domain/call.ts';
+import { reportDecider, reportStream } from '../../domain/report.ts';
 import type { RecordingLinks } from '../../infra/blobs/recording-links.ts';
 import { campaignSnapshotAfter } from '../../projections/campaigns.ts';
 import type { ProcessManager } from '../process-manager.ts';
@@ -30,6 +31,7 @@ export function payloadSources({ commands, readDb, projections, recordingLinks }
       return campaignSnapshotAfter(readDb, event.id) ?? null;
     },
     recordingUrl: (callId, blobKey) => recordingLinks.urlFor(callId, blobKey),
+    loadReport: async (reportId) => (await commands.load(reportDecider, reportStream(reportId))).state,
   };
 }
 

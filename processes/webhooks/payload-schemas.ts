@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DISPOSITIONS } from '../../domain/shared/disposition.ts';
+import { REPORT_FORMATS, REPORT_TYPES } from '../../domain/report.ts';
 import { WEBHOOK_EVENT_NAMES, type WebhookEventName } from '../../domain/webhook.ts';
 
 /**
@@ -128,6 +129,22 @@ const ComplianceViolationEventData = z
     evaluated_at: Timestamp,
   })
   .meta({ id: 'ComplianceViolationData', description: 'GET /v1/analytics/compliance?call_id=… has the same result.' });
+const reportRun = {
+  report_id: z.string().meta({ example: 'rpt_01jd8k3m9q2x7c4v5b6n8p0r2t' }),
+  run_id: z.string().meta({ description: 'The run: one per report and period (a scheduled report has one per occurrence).' }),
+  type: z.enum(REPORT_TYPES),
+  format: z.enum(REPORT_FORMATS),
+  period: z.strictObject({ from: z.string(), to: z.string() }),
+  trigger: z.enum(['request', 'schedule']),
+};
+
+const ReportCompletedData = z
+  .strictObject({ ...reportRun, status: z.literal('completed'), size_bytes: z.number().int().min(0), completed_at: Timestamp })
+  .meta({ id: 'ReportCompletedData', description: 'GET /v1/reports/{report_id} has the data or a signed download_url.' });
+
+const ReportFailedData = z
+  .strictObject({ ...reportRun, status: z.literal('failed'), error: z.strictObject({ code: z.string().meta({ example: 'generation_failed' }), message: z.string() }), failed_at: Timestamp })
+  .meta({ id: 'ReportFailedData' });
 
 /** Each event's `data`. */
 export const WEBHOOK_PAYLOAD_DATA = {
@@ -140,6 +157,8 @@ export const WEBHOOK_PAYLOAD_DATA = {
   'transcription.completed': TranscriptionCompletedData,
   'transcription.failed': TranscriptionFailedData,
   'compliance.violation': ComplianceViolationEventData,
+  'report.completed': ReportCompletedData,
+  'report.failed': ReportFailedData,
 } as const satisfies Record<WebhookEventName, z.ZodType>;
 
 export type WebhookPayloadData<Event extends WebhookEventName> = z.infer<(typeof WEBHOOK_PAYLOAD_DATA)[Event]>;
@@ -154,6 +173,8 @@ export const WEBHOOK_EVENT_DESCRIPTIONS: Record<WebhookEventName, string> = {
   'transcription.completed': 'A transcription job completed.',
   'transcription.failed': 'A transcription job failed for good.',
   'compliance.violation': 'A call (or a transcription job with the `compliance` feature) was evaluated with at least one critical compliance violation.',
+  'report.completed': 'A report run completed (a one-time report, or one run of a scheduled report).',
+  'report.failed': 'A report run failed after its retries.',
 };
 
 /** The body of a delivery of `event`: the envelope around its data. */

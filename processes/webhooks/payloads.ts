@@ -2,6 +2,7 @@ import { callIdOf, callTranscriptJobId, type CallEvent, type CallState } from '.
 import { campaignIdOf, type CampaignEvent, type CampaignProgress, type CampaignStatus } from '../../domain/campaign.ts';
 import type { ComplianceResultEvent } from '../../domain/compliance/result.ts';
 import type { TranscriptionJobEvent } from '../../domain/transcription-job.ts';
+import type { ReportEvent, ReportState } from '../../domain/report.ts';
 import type { WebhookEventName } from '../../domain/webhook.ts';
 import type { Recorded } from '../../infra/eventstore/port.ts';
 import type { WebhookPayloadData } from './payload-schemas.ts';
@@ -24,11 +25,13 @@ export const WEBHOOK_SOURCE_EVENT_TYPES = [
   'TranscriptionJobCompleted',
   'TranscriptionJobFailed',
   'ComplianceEvaluated',
+  'ReportRunCompleted',
+  'ReportRunFailed',
 ] as const;
 
 type SourceEventType = (typeof WEBHOOK_SOURCE_EVENT_TYPES)[number];
 
-export type WebhookSourceEvent = Extract<CampaignEvent | CallEvent | TranscriptionJobEvent | ComplianceResultEvent, { type: SourceEventType }>;
+export type WebhookSourceEvent = Extract<CampaignEvent | CallEvent | TranscriptionJobEvent | ComplianceResultEvent | ReportEvent, { type: SourceEventType }>;
 
 /** Which webhook events a domain event type can produce (to skip building payloads nobody subscribed to). */
 export const WEBHOOK_EVENTS_BY_SOURCE: Record<SourceEventType, readonly WebhookEventName[]> = {
@@ -41,6 +44,8 @@ export const WEBHOOK_EVENTS_BY_SOURCE: Record<SourceEventType, readonly WebhookE
   TranscriptionJobCompleted: ['transcription.completed'],
   TranscriptionJobFailed: ['transcription.failed'],
   ComplianceEvaluated: ['compliance.violation'],
+  ReportRunCompleted: ['report.completed'],
+  ReportRunFailed: ['report.failed'],
 };
 
 /** A campaign as it was right after one of its lifecycle events (the campaigns read model keeps these snapshots). */
@@ -57,6 +62,8 @@ export interface PayloadSources {
   campaignAfter(event: Recorded<Extract<CampaignEvent, { type: 'CampaignStarted' | 'CampaignPaused' | 'CampaignCompleted' }>>): Promise<CampaignSnapshot | null>;
   /** The signed recording URL (valid 1 hour from now), or null without a recording. */
   recordingUrl(callId: string, blobKey: string | null): string | null;
+  /** The report as requested, and the run's period and trigger (from the report's stream). */
+  loadReport(reportId: string): Promise<ReportState>;
 }
 
 /** The notifications `event` produces (empty for events that produce none, e.g. a CallFailed before placement). */
@@ -71,6 +78,9 @@ export async function notificationsFor(event: Recorded<WebhookSourceEvent>, sour
       return callEndNotifications(event, sources);
     case 'CallEscalated':
       return callEscalatedNotification(event, sources);
+    case 'ReportRunCompleted':
+    case 'ReportRunFailed':
+      return reportNotification(event, sources);
     case 'TranscriptionJobCompleted':
       return [
         {
@@ -121,6 +131,20 @@ export async function notificationsFor(event: Recorded<WebhookSourceEvent>, sour
         },
       ];
   }
+}
+
+// -------------------------------------------------------------------------------------------------------- reports
+
+async function reportNotification(event: Recorded<Extract<ReportEvent, { type: 'ReportRunCompleted' | 'ReportRunFailed' }>>, sources: PayloadSources): Promise<WebhookNotification[]> {
+  const state = await sources.loadReport(event.data.report_id);
+  const report = state.report;
+  const run = state.runs[event.data.run_id];
+  if (!report || !run) return [];
+  const identity = { report_id: report.report_id, run_id: event.data.run_id, type: report.type, format: report.format, period: run.period, trigger: run.trigger };
+  if (event.type === 'ReportRunCompleted') {
+    return [{ event: 'report.completed', data: { ...identity, status: 'completed', size_bytes: event.data.output.size_bytes, completed_at: event.data.completed_at } }];
+  }
+  return [{ event: 'report.failed', data: { ...identity, status: 'failed', error: event.data.error, failed_at: event.data.failed_at } }];
 }
 
 // ------------------------------------------------------------------------------------------------------ campaigns

@@ -1,0 +1,29 @@
+/**
+ * What each thread of the report pool (report-pool.ts) runs: one report, read from its own read-only connection to
+ * the read models (SQLite in WAL mode lets it read while the main thread's projections write). Loaded through
+ * infra/worker-threads/typescript-worker.mjs, which compiles TypeScript in the thread.
+ */
+import Database from 'better-sqlite3';
+import { getHeapStatistics } from 'node:v8';
+import { threadId } from 'node:worker_threads';
+import { renderReport, type RenderedReport, type RenderRequest } from './render-report.ts';
+
+let connection: { path: string; db: Database.Database } | null = null;
+
+function readModels(path: string): Database.Database {
+  if (connection?.path !== path) {
+    connection?.db.close();
+    const db = new Database(path, { readonly: true, fileMustExist: true });
+    db.pragma('busy_timeout = 10000');
+    connection = { path, db };
+  }
+  return connection.db;
+}
+
+/** `rss_bytes` is the whole process's (threads share it); `heap_bytes` this thread's V8 heap after the report. */
+export type WorkerResult = RenderedReport & { thread_id: number; rss_bytes: number; heap_bytes: number };
+
+export default async function generate(task: { readModelPath: string; request: RenderRequest }): Promise<WorkerResult> {
+  const rendered = await renderReport(readModels(task.readModelPath), task.request);
+  return { ...rendered, thread_id: threadId, rss_bytes: process.memoryUsage.rss(), heap_bytes: getHeapStatistics().used_heap_size };
+}

@@ -21,7 +21,7 @@ export interface AnalyticsRange {
 export interface RangePlan {
   /** Piece labels, in order: each period's first date, or one '' for the whole range. */
   pieces: string[];
-  /** JSON `[[piece, grain, fromBucket, toBucket], ...]`: for RUN_MATCH. */
+  /** JSON `[[piece, grain, fromBucket, toBucket], ...]` for RUN_MATCH, or `[[piece, grain, bucket], ...]` for BUCKET_MATCH. */
   runs: string;
   /** JSON `[[piece, fromIso, toIso], ...]` (half-open): for edgeMatch. */
   edges: string;
@@ -32,6 +32,11 @@ export interface RangePlan {
 /** Joins the rollup table aliased `r` to the runs bound as JSON (the runs drive: one index range per run). */
 export const RUNS_FROM = 'json_each(?) AS run CROSS JOIN';
 export const RUN_MATCH = 'r.grain = run.value ->> 1 AND r.bucket >= run.value ->> 2 AND r.bucket < run.value ->> 3';
+/**
+ * One bucket per JSON entry: with the dimensions of the row's key that follow the bucket given too (a filter), the
+ * index seeks the one row of each bucket instead of reading every campaign or agent of it.
+ */
+export const BUCKET_MATCH = 'r.grain = run.value ->> 1 AND r.bucket = run.value ->> 2';
 export const RUN_PIECE = 'run.value ->> 0';
 export const EDGES_FROM = 'json_each(?) AS edge CROSS JOIN';
 export const EDGE_PIECE = 'edge.value ->> 0';
@@ -48,8 +53,11 @@ export function periodsOf(range: Pick<AnalyticsRange, 'fromDay' | 'toDay'>, unit
   return periods;
 }
 
-/** The plan of a range, cut at the local start of each period (in the range's zone) when grouped by day or week. */
-export function planRange(range: AnalyticsRange, unit?: 'day' | 'week'): RangePlan {
+/**
+ * The plan of a range, cut at the local start of each period (in the range's zone) when grouped by day or week;
+ * with `eachBucket`, runs listed bucket by bucket (BUCKET_MATCH), else as ranges (RUN_MATCH).
+ */
+export function planRange(range: AnalyticsRange, unit: 'day' | 'week' | undefined, eachBucket = false): RangePlan {
   const fromMs = Date.parse(range.fromInstant);
   const toMs = Date.parse(range.toInstant) + 1;
   const pieces: Array<{ label: string; fromMs: number; toMs: number }> = [];
@@ -60,11 +68,14 @@ export function planRange(range: AnalyticsRange, unit?: 'day' | 'week'): RangePl
     const starts = [...periods, addDays(periods[periods.length - 1]!, unit === 'day' ? 1 : 7)].map((day) => startOfLocalDate(day, range.timezone).getTime());
     periods.forEach((period, index) => pieces.push({ label: period, fromMs: Math.max(starts[index]!, fromMs), toMs: Math.min(starts[index + 1]!, toMs) }));
   }
-  const runs: Array<[number, number, number, number]> = [];
+  const runs: number[][] = [];
   const edges: Array<[number, string, string]> = [];
   pieces.forEach((piece, index) => {
     const cover = coverRange(piece.fromMs, piece.toMs);
-    for (const run of cover.runs) runs.push([index, run.grain, run.from, run.to]);
+    for (const run of cover.runs) {
+      if (!eachBucket) runs.push([index, run.grain, run.from, run.to]);
+      else for (let bucket = run.from; bucket < run.to; bucket += run.grain) runs.push([index, run.grain, bucket]);
+    }
     for (const edge of cover.edges) edges.push([index, new Date(edge.fromMs).toISOString(), new Date(edge.toMs).toISOString()]);
   });
   return { pieces: pieces.map((piece) => piece.label), runs: JSON.stringify(runs), edges: JSON.stringify(edges), hasRuns: runs.length > 0, hasEdges: edges.length > 0 };

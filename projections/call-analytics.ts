@@ -1,7 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import { CALL_DIMENSIONS, CALL_LEVELS } from './analytics.ts';
-import { compareText, EDGE_PIECE, edgeMatch, EDGES_FROM, planRange, RUN_MATCH, RUN_PIECE, RUNS_FROM, type AnalyticsRange } from './analytics-range-plan.ts';
-import { levelFor } from './rollup-levels.ts';
+import { BUCKET_MATCH, compareText, EDGE_PIECE, edgeMatch, EDGES_FROM, planRange, RUN_MATCH, RUN_PIECE, RUNS_FROM, type AnalyticsRange } from './analytics-range-plan.ts';
+import { ALL, levelFor } from './rollup-levels.ts';
 import { preparedStatement } from './statement-cache.ts';
 
 /**
@@ -54,35 +54,49 @@ function emptyTotals(): Omit<CallTotals, 'qa_sum'> & { qa_milli: number } {
   return { total_calls: 0, connected_calls: 0, duration_sum: 0, positive: 0, neutral: 0, negative: 0, qa_milli: 0, qa_count: 0 };
 }
 
-function filterSql(filter: CallAnalyticsFilter, table: string): { where: string; values: string[] } {
+/** The per-call facts' filter. */
+function filterSql(filter: CallAnalyticsFilter): { where: string; values: string[] } {
   const conditions: string[] = [];
   const values: string[] = [];
   for (const column of CALL_DIMENSIONS) {
     const value = filter[column];
     if (value === undefined) continue;
-    conditions.push(` AND ${table}.${column} = ?`);
+    conditions.push(` AND c.${column} = ?`);
     values.push(value);
   }
   return { where: conditions.join(''), values };
 }
 
-/** The least detailed rollup level that keeps every dimension filtered or grouped by. */
-function levelOf(filter: CallAnalyticsFilter, groupBy: CallAnalyticsGroupBy | undefined): number {
+/**
+ * The least detailed rollup level that keeps every dimension filtered or grouped by, and the rollup rows' filter:
+ * the value of each filtered dimension and ALL for each the level does not keep, so that with one bucket per run
+ * entry the whole key is an index seek.
+ */
+function levelOf(filter: CallAnalyticsFilter, groupBy: CallAnalyticsGroupBy | undefined): { level: number; where: string; values: string[] } {
   const grouped = groupBy === undefined || groupBy === 'day' || groupBy === 'week' ? undefined : DIMENSION_COLUMN[groupBy];
   const needed = CALL_DIMENSIONS.filter((dimension) => filter[dimension] !== undefined || grouped === dimension);
-  return CALL_LEVELS.indexOf(levelFor(CALL_LEVELS, needed));
+  const level = levelFor(CALL_LEVELS, needed);
+  const conditions: string[] = [];
+  const values: string[] = [];
+  for (const column of CALL_DIMENSIONS) {
+    const value = level.includes(column) ? filter[column] : ALL;
+    if (value === undefined) continue;
+    conditions.push(` AND r.${column} = ?`);
+    values.push(value);
+  }
+  return { level: CALL_LEVELS.indexOf(level), where: conditions.join(''), values };
 }
 
 export function callAnalytics(db: Database, workspaceId: string, range: AnalyticsRange, filter: CallAnalyticsFilter, groupBy: CallAnalyticsGroupBy | undefined): CallAnalyticsSums {
   const byPeriod = groupBy === 'day' || groupBy === 'week';
-  const plan = planRange(range, byPeriod ? groupBy : undefined);
-  const level = levelOf(filter, groupBy);
-  const rollupFilter = filterSql(filter, 'r');
-  const factFilter = filterSql(filter, 'c');
+  const filtered = CALL_DIMENSIONS.some((dimension) => filter[dimension] !== undefined);
+  const plan = planRange(range, byPeriod ? groupBy : undefined, filtered);
+  const { level, ...rollupFilter } = levelOf(filter, groupBy);
+  const factFilter = filterSql(filter);
   const dimension = groupBy !== undefined && !byPeriod ? DIMENSION_COLUMN[groupBy] : undefined;
   const rollupGroup = dimension ? `r.${dimension}` : RUN_PIECE;
   const factGroup = dimension ? `c.${dimension}` : EDGE_PIECE;
-  const rollupScope = `${RUNS_FROM} analytics_call_rollups AS r WHERE r.workspace_id = ? AND r.level = ? AND ${RUN_MATCH}${rollupFilter.where}`;
+  const rollupScope = (table: string) => `${RUNS_FROM} ${table} AS r WHERE r.workspace_id = ? AND r.level = ? AND ${filtered ? BUCKET_MATCH : RUN_MATCH}${rollupFilter.where}`;
   const rollupParameters = [plan.runs, workspaceId, level, ...rollupFilter.values];
   const factScope = `${EDGES_FROM} analytics_calls AS c WHERE c.workspace_id = ? AND ${edgeMatch('c.started_at')}${factFilter.where}`;
   const factParameters = [plan.edges, workspaceId, ...factFilter.values];
@@ -90,11 +104,9 @@ export function callAnalytics(db: Database, workspaceId: string, range: Analytic
   const rows: SumRow[] = [];
   const intentRows: Array<{ intent: string; calls: number }> = [];
   if (plan.hasRuns) {
-    rows.push(...(preparedStatement(db, `SELECT ${rollupGroup} AS grp, ${ROLLUP_SUMS} FROM ${rollupScope} GROUP BY grp`).all(...rollupParameters) as SumRow[]));
+    rows.push(...(preparedStatement(db, `SELECT ${rollupGroup} AS grp, ${ROLLUP_SUMS} FROM ${rollupScope('analytics_call_rollups')} GROUP BY grp`).all(...rollupParameters) as SumRow[]));
     intentRows.push(
-      ...(preparedStatement(db, `SELECT r.intent AS intent, sum(r.calls) AS calls FROM ${rollupScope.replace('analytics_call_rollups', 'analytics_intent_rollups')} GROUP BY r.intent`).all(
-        ...rollupParameters,
-      ) as typeof intentRows),
+      ...(preparedStatement(db, `SELECT r.intent AS intent, sum(r.calls) AS calls FROM ${rollupScope('analytics_intent_rollups')} GROUP BY r.intent`).all(...rollupParameters) as typeof intentRows),
     );
   }
   if (plan.hasEdges) {

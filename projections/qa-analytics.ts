@@ -1,7 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import { QA_DIMENSIONS, QA_LEVELS } from './analytics.ts';
-import { compareText, edgeMatch, EDGES_FROM, planRange, RUN_MATCH, RUNS_FROM, type AnalyticsRange } from './analytics-range-plan.ts';
-import { levelFor } from './rollup-levels.ts';
+import { BUCKET_MATCH, compareText, edgeMatch, EDGES_FROM, planRange, RUN_MATCH, RUNS_FROM, type AnalyticsRange } from './analytics-range-plan.ts';
+import { ALL, levelFor } from './rollup-levels.ts';
 import { preparedStatement } from './statement-cache.ts';
 
 /**
@@ -44,11 +44,12 @@ export interface QaSums {
   parameters: Array<{ name: string; evaluated: number; score_sum: number; max_score: number; passed: number }>;
 }
 
-function filterSql(filter: QaFilter, table: string): { where: string; values: string[] } {
+/** The filter of the rows of `table`; for the rollups (`level` given), ALL where the level does not keep a dimension. */
+function filterSql(filter: QaFilter, table: string, level?: readonly string[]): { where: string; values: string[] } {
   const conditions: string[] = [];
   const values: string[] = [];
   for (const column of QA_DIMENSIONS) {
-    const value = filter[column];
+    const value = level && !level.includes(column) ? ALL : filter[column];
     if (value === undefined) continue;
     conditions.push(` AND ${table}.${column} = ?`);
     values.push(value);
@@ -59,7 +60,8 @@ function filterSql(filter: QaFilter, table: string): { where: string; values: st
 type ParameterSums = QaSums['parameters'][number];
 
 export function qaSums(db: Database, workspaceId: string, range: AnalyticsRange, filter: QaFilter): QaSums {
-  const plan = planRange(range);
+  const filtered = QA_DIMENSIONS.some((dimension) => filter[dimension] !== undefined);
+  const plan = planRange(range, undefined, filtered);
   const totals = { evaluated: 0, score_milli: 0, passed: 0 };
   const parameterRows: Array<Omit<ParameterSums, 'score_sum'> & { score_milli: number }> = [];
   const add = (row: typeof totals | undefined) => {
@@ -69,10 +71,10 @@ export function qaSums(db: Database, workspaceId: string, range: AnalyticsRange,
     totals.passed += row.passed;
   };
   if (plan.hasRuns) {
-    const { where, values } = filterSql(filter, 'r');
-    const level = QA_LEVELS.indexOf(levelFor(QA_LEVELS, QA_DIMENSIONS.filter((dimension) => filter[dimension] !== undefined)));
-    const scope = (table: string) => `${RUNS_FROM} ${table} AS r WHERE r.workspace_id = ? AND r.level = ? AND ${RUN_MATCH}${where}`;
-    const parameters = [plan.runs, workspaceId, level, ...values];
+    const level = levelFor(QA_LEVELS, QA_DIMENSIONS.filter((dimension) => filter[dimension] !== undefined));
+    const { where, values } = filterSql(filter, 'r', level);
+    const scope = (table: string) => `${RUNS_FROM} ${table} AS r WHERE r.workspace_id = ? AND r.level = ? AND ${filtered ? BUCKET_MATCH : RUN_MATCH}${where}`;
+    const parameters = [plan.runs, workspaceId, QA_LEVELS.indexOf(level), ...values];
     add(
       preparedStatement(db, `SELECT sum(r.evaluated) AS evaluated, sum(r.score_milli) AS score_milli, sum(r.passed) AS passed FROM ${scope('analytics_qa_rollups')} HAVING count(*) > 0`).get(
         ...parameters,
@@ -88,10 +90,10 @@ export function qaSums(db: Database, workspaceId: string, range: AnalyticsRange,
   }
   if (plan.hasEdges) {
     const { where, values } = filterSql(filter, 'q');
-    const scope = `${EDGES_FROM} analytics_qa AS q WHERE q.workspace_id = ? AND ${edgeMatch('q.at')}${where}`;
+    const scope = (join: string) => `${EDGES_FROM} analytics_qa AS q${join} WHERE q.workspace_id = ? AND ${edgeMatch('q.at')}${where}`;
     const parameters = [plan.edges, workspaceId, ...values];
     add(
-      preparedStatement(db, `SELECT count(*) AS evaluated, coalesce(sum(round(q.overall_score * 1000)), 0) AS score_milli, coalesce(sum(q.passed), 0) AS passed FROM ${scope}`).get(
+      preparedStatement(db, `SELECT count(*) AS evaluated, coalesce(sum(round(q.overall_score * 1000)), 0) AS score_milli, coalesce(sum(q.passed), 0) AS passed FROM ${scope('')}`).get(
         ...parameters,
       ) as typeof totals,
     );
@@ -99,7 +101,7 @@ export function qaSums(db: Database, workspaceId: string, range: AnalyticsRange,
       ...(preparedStatement(
         db,
         `SELECT p.parameter_name AS name, count(*) AS evaluated, sum(round(p.score * 1000)) AS score_milli, max(p.max_score) AS max_score, sum(p.passed) AS passed
-         FROM ${scope.replace('analytics_qa AS q', 'analytics_qa AS q JOIN analytics_qa_parameters AS p ON p.source_id = q.source_id')} GROUP BY p.parameter_name`,
+         FROM ${scope(' JOIN analytics_qa_parameters AS p ON p.source_id = q.source_id')} GROUP BY p.parameter_name`,
       ).all(...parameters) as typeof parameterRows),
     );
   }

@@ -1,6 +1,6 @@
 /**
  * UTC time buckets of the analytics rollups (docs/analysis.md, "Analytics read model"): every call counts in one
- * 15-minute, one hour and one UTC-day bucket. Every UTC offset a zone has used since 1972 is a multiple of 15
+ * 15-minute, one hour and one UTC-day bucket. Every UTC offset a zone has used since 1980 is a multiple of 15
  * minutes (`npx tsx scripts/check-zone-offsets.ts` checks every zone ICU knows), so a local midnight in any zone,
  * and so every local day and ISO week, begins on a 15-minute edge: a range decomposes into whole buckets, the
  * coarsest that fit (UTC days in the middle, hours and quarters at the ends), and reads a few rows per period
@@ -8,8 +8,8 @@
  *
  * Buckets are named by their first minute since the Unix epoch (UTC), so a day bucket starts at UTC midnight.
  * What is not on a 15-minute edge (a date-time bound such as 10:07, or a local midnight of a zone whose offset was
- * not a multiple of 15 minutes, e.g. Africa/Monrovia before 1972) is an edge of under 15 minutes, left to the
- * per-call facts.
+ * not a multiple of 15 minutes: Africa/Monrovia before 1972, Pacific/Kiritimati before 1979) is an edge of under
+ * 15 minutes, left to the per-call facts.
  */
 export const GRAINS = [15, 60, 1440] as const;
 export type Grain = (typeof GRAINS)[number];

@@ -252,11 +252,15 @@ test('queries in any zone, with dates or date-times, equal a sum over the calls 
   assert.equal(monrovia.groups!.map((group) => group.totals.total_calls), [1, 3, 0, 0], 'each call around the midnights on its local day');
 
   const qaFacts = db.prepare('SELECT * FROM analytics_qa').all() as Array<Record<string, any>>;
-  for (const [from, to, timezone] of [['2026-03-01T19:07:00Z', '2026-03-02T20:53:00Z', 'UTC'], ['2026-03-02', '2026-03-02', 'Europe/London'], ['2026-03-02', '2026-03-03', 'Asia/Kathmandu']] as const) {
+  const qaCases = [['2026-03-01T19:07:00Z', '2026-03-02T20:53:00Z', 'UTC'], ['2026-03-02', '2026-03-02', 'Europe/London'], ['2026-03-02', '2026-03-03', 'Asia/Kathmandu']] as const;
+  const qaFilters = [{}, { scorecard_id: 'qsc_1' }, { agent_id: 'agt_escalated' }, { agent_id: '', scorecard_id: 'qsc_2' }];
+  for (const [[from, to, timezone], filter] of qaCases.flatMap((qaCase) => qaFilters.map((qaFilter) => [qaCase, qaFilter] as const))) {
     const range = parseAnalyticsRange({ from, to, timezone });
-    const covered = qaFacts.filter((row) => row.workspace_id === 'ws_a' && row.at >= range.fromInstant && row.at <= range.toInstant);
-    const sums = qaSums(db, 'ws_a', range, {});
-    assert.is(sums.evaluated, covered.length, `${from} ${to} ${timezone}`);
+    const covered = qaFacts.filter(
+      (row) => row.workspace_id === 'ws_a' && row.at >= range.fromInstant && row.at <= range.toInstant && Object.entries(filter).every(([column, value]) => row[column] === value),
+    );
+    const sums = qaSums(db, 'ws_a', range, filter);
+    assert.is(sums.evaluated, covered.length, `${from} ${to} ${timezone} ${JSON.stringify(filter)}`);
     assert.is(sums.score_sum, covered.reduce((total, row) => total + milli(row.overall_score), 0) / 1000);
     assert.is(sums.passed, covered.filter((row) => row.passed).length);
   }

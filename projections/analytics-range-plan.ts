@@ -65,7 +65,7 @@ export function planRange(range: AnalyticsRange, unit: 'day' | 'week' | undefine
     pieces.push({ label: '', fromMs, toMs });
   } else {
     const periods = periodsOf(range, unit);
-    const starts = [...periods, addDays(periods[periods.length - 1]!, unit === 'day' ? 1 : 7)].map((day) => startOfLocalDate(day, range.timezone).getTime());
+    const starts = [...periods, addDays(periods[periods.length - 1]!, unit === 'day' ? 1 : 7)].map((day) => localMidnightMs(day, range.timezone));
     periods.forEach((period, index) => pieces.push({ label: period, fromMs: Math.max(starts[index]!, fromMs), toMs: Math.min(starts[index + 1]!, toMs) }));
   }
   const runs: number[][] = [];
@@ -79,6 +79,25 @@ export function planRange(range: AnalyticsRange, unit: 'day' | 'week' | undefine
     for (const edge of cover.edges) edges.push([index, new Date(edge.fromMs).toISOString(), new Date(edge.toMs).toISOString()]);
   });
   return { pieces: pieces.map((piece) => piece.label), runs: JSON.stringify(runs), edges: JSON.stringify(edges), hasRuns: runs.length > 0, hasEdges: edges.length > 0 };
+}
+
+/**
+ * When a local date begins, remembered: each costs two ICU look-ups (more than the rest of a plan), a year by day
+ * needs 367 of them, and dashboards ask for the same periods again. Bounded: forgotten all at once when full.
+ */
+const midnights = new Map<string, number>();
+const MIDNIGHTS_KEPT = 20_000;
+
+function localMidnightMs(day: string, timezone: string): number {
+  if (timezone === 'UTC') return Date.parse(`${day}T00:00:00Z`);
+  const key = `${timezone} ${day}`;
+  let start = midnights.get(key);
+  if (start === undefined) {
+    if (midnights.size >= MIDNIGHTS_KEPT) midnights.clear();
+    start = startOfLocalDate(day, timezone).getTime();
+    midnights.set(key, start);
+  }
+  return start;
 }
 
 /** SQLite's order of TEXT (BINARY: the bytes of UTF-8), for merging groups from two queries as one ORDER BY would. */

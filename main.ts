@@ -21,7 +21,7 @@ async function main(): Promise<void> {
   if (!config.METRICS_TOKEN && !['127.0.0.1', '::1', 'localhost'].includes(config.HOST)) {
     logger.warn({ host: config.HOST }, '/metrics and /ready are open to anyone who reaches this address: set METRICS_TOKEN, or listen on loopback behind a proxy');
   }
-  const runtime = createRuntime(config, logger, allProcessManagers);
+  const runtime = createRuntime(config, logger, allProcessManagers, { projectionThread: config.PROJECTION_THREAD });
   await runtime.start();
   const app = createHttpApp(runtime);
   const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, (info) => {

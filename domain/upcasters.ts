@@ -25,10 +25,27 @@ const UPCASTERS: Readonly<Record<string, Upcaster>> = {
   WebhookRegistered: (data) => (data.secret_sealed === undefined ? { ...data, secret_sealed: false } : data),
 };
 
-/** The event with `data` in its type's current shape; the same object when nothing needed to change. */
+/**
+ * The event with `data` in its type's current shape; the same object when nothing needed to change. An event whose
+ * `data` is parsed only when read (the event store's) stays so: the upcaster runs at the first read, not before,
+ * since a 20,000-contact CampaignCreated is read by every follower and most of them only look at its type.
+ */
 export function upcast<Event extends { type: string; data: Record<string, unknown>; metadata: { schema_version: number } }>(event: Event): Event {
   const upcaster = UPCASTERS[event.type];
   if (upcaster === undefined) return event;
-  const data = upcaster(event.data, event.metadata.schema_version);
-  return data === event.data ? event : { ...event, data };
+  if (Object.getOwnPropertyDescriptor(event, 'data')?.get === undefined) {
+    const data = upcaster(event.data, event.metadata.schema_version);
+    return data === event.data ? event : { ...event, data };
+  }
+  let upcasted: Record<string, unknown> | undefined;
+  // Copies the other fields as they are (a getter stays a getter: nothing is parsed here).
+  const descriptors = Object.getOwnPropertyDescriptors(event);
+  return Object.defineProperties({} as Event, {
+    ...descriptors,
+    data: {
+      enumerable: true,
+      configurable: true,
+      get: () => (upcasted ??= upcaster(event.data, event.metadata.schema_version)),
+    },
+  });
 }

@@ -54,6 +54,7 @@ export interface HttpPorts {
   clock: Clock;
   commands: Commands;
   readDb: Database;
+  stateDb: Database;
   projections: ReadModelProgress & { status(): Promise<ProjectionStatus[]> };
   processes: { status(): Promise<ProcessStatus[]> };
   store: Pick<EventStore, 'ping'>;
@@ -75,7 +76,7 @@ const packageVersion = (JSON.parse(readFileSync(new URL('../package.json', impor
  * To add a resource: write `routes/<resource>.ts` returning a router of `defineRoute`s, and mount it below.
  */
 export function createHttpApp(ports: HttpPorts, overrides: Partial<HttpDependencies> = {}): HttpApp {
-  const { config, logger, clock, commands, readDb, projections, blobs, recordingLinks, secrets } = ports;
+  const { config, logger, clock, commands, readDb, stateDb, projections, blobs, recordingLinks, secrets } = ports;
   const dependencies: HttpDependencies = { ...defaultDependencies, ...overrides };
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
   const metrics = new HttpMetrics(ports);
@@ -95,7 +96,7 @@ export function createHttpApp(ports: HttpPorts, overrides: Partial<HttpDependenc
       readModels: new ReadModelVersion(readDb),
       authenticator: new Authenticator(readDb, clock, logger),
       rateLimiter: new WorkspaceRateLimiter(readDb),
-      idempotency: new Idempotency(new IdempotencyStore(readDb), clock),
+      idempotency: new Idempotency(new IdempotencyStore(stateDb), clock),
     }),
   );
 

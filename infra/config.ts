@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { resolve } from 'node:path';
+import { isIP } from 'node:net';
 
 /**
  * Every environment variable the service reads, validated once at start. The README's configuration table
@@ -20,13 +21,34 @@ const configSchema = z.object({
   CLOCK_START: z.string().datetime({ offset: true }).optional(),
   PUBLIC_BASE_URL: z.string().url().optional(),
   ALLOW_PRIVATE_TARGETS: booleanString.default(false),
-  TELEPHONY: z.enum(['sandbox']).default('sandbox'),
+  TELEPHONY: z.enum(['sandbox', 'sip']).default('sandbox'),
+  /** The SIP trunk (TELEPHONY=sip): `host[:port]`, an IP literal or a name; port 5060 by default. */
+  SIP_TRUNK: z.string().regex(/^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+)(:\d{1,5})?$/, 'host[:port], e.g. sip.example.net:5060').optional(),
+  SIP_TRANSPORT: z.enum(['udp', 'tcp']).default('udp'),
+  SIP_USERNAME: z.string().min(1).max(128).optional(),
+  SIP_PASSWORD: z.string().min(1).max(256).optional(),
+  SIP_REGISTER: booleanString.default(false),
+  SIP_CALLER_ID: z.string().regex(/^\+[1-9]\d{6,14}$/, 'an E.164 number, e.g. +911140000000').optional(),
+  SIP_LOCAL_ADDRESS: z.string().refine((value) => isIP(value) !== 0, 'an IP address (IPv4 or IPv6 literal) of this host').optional(),
+  SIP_LOCAL_PORT: z.coerce.number().int().min(1).max(65535).default(5060),
+  RTP_PORT_RANGE: z
+    .string()
+    .regex(/^\d{4,5}-\d{4,5}$/, 'LOW-HIGH, e.g. 10000-20000')
+    .refine((value) => {
+      const [low, high] = value.split('-').map(Number) as [number, number];
+      return low >= 1024 && high <= 65535 && high - low >= 1;
+    }, 'LOW-HIGH within 1024-65535 with LOW below HIGH')
+    .default('10000-20000'),
+  RING_TIMEOUT_SECONDS: z.coerce.number().int().min(5).max(300).default(30),
+  /** New calls per second sent to the trunk (trunks refuse bursts above their contract). */
+  SIP_MAX_CPS: z.coerce.number().positive().max(1000).default(10),
   /** The sandbox's calls end this many times faster than real time on the clock (1: real time). */
   SANDBOX_SPEED: z.coerce.number().min(1).max(1e9).default(1),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).optional(),
   /** Worker threads that analyse transcripts (summary, sentiment, intent, QA); default: cores - 1, at least 1. */
   ANALYSIS_THREADS: z.coerce.number().int().min(1).max(64).optional(),
   /** How long the analysis of one transcript may run before it is stopped (`analysis_budget_exceeded`). */
+  PROJECTION_THREAD: booleanString.default(true),
   ANALYSIS_BUDGET_SECONDS: z.coerce.number().positive().max(3600).default(60),
   SPEECH_API_URL: z.string().url().optional(),
   SPEECH_API_KEY: z.string().optional(),
@@ -37,6 +59,17 @@ const configSchema = z.object({
   METRICS_TOKEN: z.string().min(16, 'at least 16 characters').optional(),
   /** Tests only (infra/eventstore/failpoint.ts): crash right after appending an event of this type. */
   FAILPOINT_KILL_AFTER_APPEND: z.string().regex(/^[A-Za-z]+$/, 'an event type').optional(),
+}).superRefine((config, context) => {
+  const problem = (path: string, message: string) => context.addIssue({ code: z.ZodIssueCode.custom, path: [path], message });
+  if (config.TELEPHONY === 'sip') {
+    if (!config.SIP_TRUNK) problem('SIP_TRUNK', 'required when TELEPHONY=sip (host[:port] of the SIP trunk)');
+    if (!config.SIP_LOCAL_ADDRESS) problem('SIP_LOCAL_ADDRESS', 'required when TELEPHONY=sip (the IP we bind and announce in SIP and SDP)');
+    if (!config.SIP_CALLER_ID) problem('SIP_CALLER_ID', 'required when TELEPHONY=sip (the E.164 number calls come from)');
+  }
+  if ((config.SIP_USERNAME === undefined) !== (config.SIP_PASSWORD === undefined)) {
+    problem(config.SIP_USERNAME === undefined ? 'SIP_USERNAME' : 'SIP_PASSWORD', 'SIP_USERNAME and SIP_PASSWORD go together');
+  }
+  if (config.SIP_REGISTER && config.SIP_USERNAME === undefined) problem('SIP_REGISTER', 'registration needs SIP_USERNAME and SIP_PASSWORD');
 });
 
 export type RawConfig = z.infer<typeof configSchema>;
@@ -45,6 +78,8 @@ export interface Config extends RawConfig {
   dataDirectory: string;
   eventsPath: string;
   readModelPath: string;
+  /** The server's own records that no event rebuilds: process checkpoints, dead letters, idempotency records. */
+  statePath: string;
   blobDirectory: string;
   urlSigningKeyPath: string;
   secretsKeyPath: string;
@@ -63,6 +98,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     dataDirectory,
     eventsPath: resolve(dataDirectory, 'events.db'),
     readModelPath: resolve(dataDirectory, 'read.db'),
+    statePath: resolve(dataDirectory, 'state.db'),
     blobDirectory: resolve(dataDirectory, 'blobs'),
     urlSigningKeyPath: resolve(dataDirectory, 'url-signing.key'),
     secretsKeyPath: resolve(dataDirectory, 'secrets.key'),

@@ -27,7 +27,7 @@ export interface ProcessRunnerOptions {
 
 /**
  * Runs each process manager in its own catch-up-then-live loop from its own checkpoint (table
- * `process_checkpoints` in read.db). The checkpoint moves after each handled event, so a crash repeats at most
+ * `process_checkpoints` in state.db). The checkpoint moves after each handled event, so a crash repeats at most
  * the event in flight. Refusals a manager expects (a duplicate after a replay) are tolerated where it issues the
  * command (`handle(..., {tolerate})`). What reaches the runner is one of two kinds:
  *
@@ -96,7 +96,7 @@ export class ProcessRunner {
   }
 
   /**
-   * Every process manager that ever kept a checkpoint in this read.db, whether or not this runner runs it (the
+   * Every process manager that ever kept a checkpoint in this state.db, whether or not this runner runs it (the
    * operator CLI runs none and reports the server's).
    */
   async recordedStatus(): Promise<Array<Omit<ProcessStatus, 'retries'>>> {

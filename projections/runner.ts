@@ -1,13 +1,13 @@
 import BetterSqlite3, { type Database, type Statement } from 'better-sqlite3';
 import { rmSync } from 'node:fs';
-import { Subject } from 'rxjs';
 import type { EventStore, RecordedEvent } from '../infra/eventstore/port.ts';
 import type { Logger } from '../infra/logger.ts';
 import { asBufferedApply, type BufferedApply, type Projection } from './projection.ts';
+import { AppliedPosition } from './read-model-progress.ts';
 
 const BATCH_SIZE = 1_000;
 /** How long one transaction of the runner may apply events before it lets the event loop serve others. */
-const SLICE_MS = 20;
+const DEFAULT_SLICE_MS = 20;
 const IDLE_WAIT_MS = 1_000;
 
 interface Checkpoint {
@@ -54,10 +54,24 @@ export function projectionsRebuilding(db: Database, names: readonly string[]): b
  * between). A projection whose `version` changed is rebuilt in place at start (its old tables no longer match the
  * code) and flagged `rebuilding` until the runner has caught up with the store.
  */
+/** What the runner reads from the event store. */
+export type ProjectionSource = Pick<EventStore, 'readAll' | 'waitForEvents' | 'headPosition'>;
+
+export interface ProjectionRunnerOptions {
+  /**
+   * How long one transaction may apply events (default 20 ms). In this thread it bounds how long the event loop
+   * waits; in the projection thread, how long the operator CLI's writes to read.db may wait for the write lock.
+   */
+  sliceMs?: number;
+}
+
+/** The read models as the runtime drives them: in this thread (ProjectionRunner) or in a worker (ProjectionThread). */
+export type Projections = Pick<ProjectionRunner, 'start' | 'stop' | 'position' | 'waitForPosition' | 'status' | 'catchUp' | 'rebuild' | 'projections'>;
+
 export class ProjectionRunner {
   private readonly prepared: PreparedProjection[] = [];
-  private readonly progress = new Subject<number>();
-  private appliedPosition = 0;
+  private readonly applied: AppliedPosition;
+  private readonly sliceMs: number;
   private controller: AbortController | null = null;
   private loop: Promise<void> | null = null;
   // Prepared once: every batch reads and writes checkpoints, and preparing a statement costs more than running it.
@@ -67,11 +81,13 @@ export class ProjectionRunner {
   private readonly clearRebuilding: Statement<[]>;
 
   constructor(
-    private readonly store: EventStore,
+    private readonly store: ProjectionSource,
     readonly db: Database,
     readonly projections: readonly Projection[],
     private readonly logger?: Logger,
+    options: ProjectionRunnerOptions = {},
   ) {
+    this.sliceMs = options.sliceMs ?? DEFAULT_SLICE_MS;
     db.exec(`CREATE TABLE IF NOT EXISTS projection_checkpoints (
       name TEXT PRIMARY KEY, position INTEGER NOT NULL, version INTEGER NOT NULL, rebuilding INTEGER NOT NULL DEFAULT 0)`);
     const columns = db.prepare<[], { name: string }>(`SELECT name FROM pragma_table_info('projection_checkpoints')`).all();
@@ -97,7 +113,12 @@ export class ProjectionRunner {
       );
       this.prepared.push({ projection, prepared: asBufferedApply(projection.prepare(db)), handles: new Set(projection.eventTypes) });
     }
-    this.appliedPosition = this.lowestCheckpoint();
+    this.applied = new AppliedPosition(this.lowestCheckpoint());
+  }
+
+  /** Calls `listener` each time the position every projection has applied moves forward. */
+  onProgress(listener: (position: number) => void): () => void {
+    return this.applied.onAdvance(listener);
   }
 
   /** Catches up and follows live in the background until `stop`. */
@@ -109,7 +130,7 @@ export class ProjectionRunner {
       while (!signal.aborted) {
         try {
           const applied = await this.runOnce();
-          if (applied === 0) await this.store.waitForEvents(this.appliedPosition, IDLE_WAIT_MS, signal);
+          if (applied === 0) await this.store.waitForEvents(this.applied.position, IDLE_WAIT_MS, signal);
           // A read resolves at once (SQLite is synchronous): yield, or a backlog would starve every request.
           else await new Promise((resolve) => setImmediate(resolve));
         } catch (error) {
@@ -149,25 +170,12 @@ export class ProjectionRunner {
   }
 
   /** Read-your-writes: resolves when every projection has applied `position` (or after `timeoutMs`, false). */
-  async waitForPosition(position: number, timeoutMs = 5_000): Promise<boolean> {
-    if (this.appliedPosition >= position) return true;
-    return new Promise<boolean>((resolve) => {
-      const timer = setTimeout(() => {
-        subscription.unsubscribe();
-        resolve(false);
-      }, timeoutMs);
-      const subscription = this.progress.subscribe((applied) => {
-        if (applied >= position) {
-          clearTimeout(timer);
-          subscription.unsubscribe();
-          resolve(true);
-        }
-      });
-    });
+  waitForPosition(position: number, timeoutMs = 5_000): Promise<boolean> {
+    return this.applied.waitForPosition(position, timeoutMs);
   }
 
   get position(): number {
-    return this.appliedPosition;
+    return this.applied.position;
   }
 
   /**
@@ -225,7 +233,7 @@ export class ProjectionRunner {
       removeShadow();
     }
     entry.prepared = asBufferedApply(projection.prepare(this.db));
-    this.appliedPosition = this.lowestCheckpoint();
+    this.applied.set(this.lowestCheckpoint());
   }
 
   async status(): Promise<ProjectionStatus[]> {
@@ -259,7 +267,7 @@ export class ProjectionRunner {
           if (event.position > checkpoint && entry.handles.has(event.type)) entry.prepared.apply(event);
         }
         applied = event.position;
-        if (performance.now() - started > SLICE_MS) break;
+        if (performance.now() - started > this.sliceMs) break;
       }
       for (const { entry, checkpoint } of inStep) if (applied > checkpoint) writeCheckpoint.run(applied, entry.projection.name);
     });
@@ -283,12 +291,7 @@ export class ProjectionRunner {
   }
 
   private markApplied(position: number): void {
-    if (position > this.appliedPosition) {
-      this.appliedPosition = position;
-      this.progress.next(position);
-    } else {
-      this.appliedPosition = position;
-    }
+    this.applied.set(position);
   }
 }
 

@@ -3,11 +3,15 @@
  * line `N passed, N failed` that CI reads. A suite that crashes or exits non-zero without uvu's totals counts
  * as one failure, so a broken file can never look green.
  *
+ * Suites that measure latency under load (they start with the line `// @run-alone`) run after the others, one at a
+ * time: measured while other suites compete for the same two cores, they would measure the test machine, not the
+ * service.
+ *
  * Usage: node --import tsx tests/run.ts [filter ...]   (filters match a substring of the file path)
  * Env: TEST_CONCURRENCY (default 2), TEST_TIMEOUT_SECONDS per file (default 600).
  */
 import { spawn } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -75,25 +79,34 @@ async function main(): Promise<void> {
   const concurrency = Math.max(1, Number(process.env.TEST_CONCURRENCY ?? 2));
   const timeoutSeconds = Number(process.env.TEST_TIMEOUT_SECONDS ?? 600);
   const outcomes: SuiteOutcome[] = [];
-  let next = 0;
-  async function worker(): Promise<void> {
-    while (next < suites.length) {
-      const file = suites[next++]!;
-      const outcome = await runSuite(file, timeoutSeconds);
-      outcomes.push(outcome);
-      const verdict = outcome.failed > 0 ? 'FAIL' : 'ok  ';
-      process.stdout.write(
-        `${verdict} ${outcome.file} (${outcome.passed} passed, ${outcome.failed} failed, ${outcome.seconds.toFixed(1)}s)\n`,
-      );
-      if (outcome.failed > 0 || process.env.TEST_VERBOSE) process.stdout.write(indent(outcome.output));
+  async function runAll(queue: string[], workers: number): Promise<void> {
+    let next = 0;
+    async function worker(): Promise<void> {
+      while (next < queue.length) {
+        const file = queue[next++]!;
+        const outcome = await runSuite(file, timeoutSeconds);
+        outcomes.push(outcome);
+        const verdict = outcome.failed > 0 ? 'FAIL' : 'ok  ';
+        process.stdout.write(
+          `${verdict} ${outcome.file} (${outcome.passed} passed, ${outcome.failed} failed, ${outcome.seconds.toFixed(1)}s)\n`,
+        );
+        if (outcome.failed > 0 || process.env.TEST_VERBOSE) process.stdout.write(indent(outcome.output));
+      }
     }
+    await Promise.all(Array.from({ length: workers }, worker));
   }
-  await Promise.all(Array.from({ length: concurrency }, worker));
+  const alone = suites.filter(runsAlone);
+  await runAll(suites.filter((file) => !alone.includes(file)), concurrency);
+  await runAll(alone, 1);
   const passed = outcomes.reduce((sum, outcome) => sum + outcome.passed, 0);
   const failed = outcomes.reduce((sum, outcome) => sum + outcome.failed, 0);
   const skipped = outcomes.reduce((sum, outcome) => sum + outcome.skipped, 0);
   process.stdout.write(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}\n`);
   process.exitCode = failed > 0 || suites.length === 0 ? 1 : 0;
+}
+
+function runsAlone(file: string): boolean {
+  return readFileSync(file, 'utf8').startsWith('// @run-alone');
 }
 
 function indent(text: string): string {

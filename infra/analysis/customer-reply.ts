@@ -7,10 +7,10 @@
  * Confidence is a heuristic in [0, 1]: 0.55 plus up to 0.4 for the share of the reply's words the winning
  * phrases cover (full credit at half the words), times 0.85 when other intents were also heard.
  */
-import { lexiconKeysForWords, type LexiconKey } from './lexicon-selection.ts';
+import { lexiconKeysForWords, type LexiconKey } from '../../domain/shared/text/lexicon-selection.ts';
 import { replyLexicons } from './lexicon/reply/index.ts';
 import { REPLY_INTENTS, REPLY_PRIORITY, type ReplyIntent } from './lexicon/reply/reply-lexicon.ts';
-import { tokenize } from './normalize.ts';
+import { tokenize } from '../../domain/shared/text/normalize.ts';
 import { maximalMatches, PhraseIndex } from './phrase-index.ts';
 
 export { REPLY_INTENTS, type ReplyIntent } from './lexicon/reply/reply-lexicon.ts';

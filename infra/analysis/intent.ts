@@ -13,11 +13,12 @@ import type { TranscriptSegment } from './port.ts';
 import { INTENT_LABELS, INTENT_PRIORITY, type IntentLabel } from './intent-labels.ts';
 import type { IntentRuleLabel, WeightedPhrase } from './lexicon/intent/intent-lexicon.ts';
 import { intentLexicons } from './lexicon/intent/index.ts';
-import { lexiconKeysForWords, type LexiconKey } from './lexicon-selection.ts';
-import { isNegated, negationRule } from './negation.ts';
-import { tokenizeClauses } from './normalize.ts';
+import { lexiconKeysForWords, type LexiconKey } from '../../domain/shared/text/lexicon-selection.ts';
+import { isNegated } from '../../domain/shared/text/negation-scope.ts';
+import { negationRule } from './negation.ts';
+import { tokenizeClauses } from '../../domain/shared/text/normalize.ts';
 import { containsAny, maximalMatches, PhraseIndex } from './phrase-index.ts';
-import { customerSegments } from './speaker-roles.ts';
+import { customerSegments } from '../../domain/shared/text/speaker-roles.ts';
 
 const MINIMUM_SCORE = 1;
 

@@ -1,18 +1,11 @@
 /**
- * Negation scope, shared by sentiment and intent: does a negator stand close enough before or after a matched
- * phrase? English negators precede ("not good"); Indic ones follow (SOV: "अच्छा नहीं", "நல்லா இல்லை",
- * "బాగుంది కాదు"). The negator lists live in the sentiment lexicons.
+ * The analysis' negation rules (sentiment and intent): the negator lists of the sentiment lexicons, applied with
+ * the shared scope check of domain/shared/text/negation-scope.ts.
  */
-import type { LexiconKey } from './lexicon-selection.ts';
+import type { LexiconKey } from '../../domain/shared/text/lexicon-selection.ts';
 import { sentimentLexicons } from './lexicon/sentiment/index.ts';
-import { normalizeText } from './normalize.ts';
-
-export interface NegationRule {
-  before: ReadonlySet<string>;
-  wordsBefore: number;
-  after: ReadonlySet<string>;
-  wordsAfter: number;
-}
+import type { NegationRule } from '../../domain/shared/text/negation-scope.ts';
+import { normalizeText } from '../../domain/shared/text/normalize.ts';
 
 const rules = new Map<LexiconKey, NegationRule>();
 
@@ -29,30 +22,4 @@ export function negationRule(key: LexiconKey): NegationRule {
     rules.set(key, rule);
   }
   return rule;
-}
-
-/**
- * Whether the phrase at words[start, end) is negated under any of `rulesInForce`. Words in `ignored` (parts of
- * other matched phrases, such as the नहीं inside "कोई बात नहीं") never act as negators.
- */
-export function isNegated(
-  words: readonly string[],
-  start: number,
-  end: number,
-  rulesInForce: readonly NegationRule[],
-  ignored: ReadonlySet<number> = new Set(),
-): boolean {
-  for (const rule of rulesInForce) {
-    for (let distance = 1; distance <= rule.wordsBefore; distance++) {
-      const index = start - distance;
-      if (index < 0) break;
-      if (!ignored.has(index) && rule.before.has(words[index]!)) return true;
-    }
-    for (let distance = 0; distance < rule.wordsAfter; distance++) {
-      const index = end + distance;
-      if (index >= words.length) break;
-      if (!ignored.has(index) && rule.after.has(words[index]!)) return true;
-    }
-  }
-  return false;
 }

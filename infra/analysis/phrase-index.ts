@@ -2,7 +2,7 @@
  * A lookup of many phrases at once: which lexicon phrases start at a given word of a text. Phrases are
  * grouped by their first word, so a lookup costs one map access plus the few prefix (`stem*`) phrases.
  */
-import { compilePhrase, phraseMatchesAt, type CompiledPhrase } from './normalize.ts';
+import { compilePhrase, phraseMatchesAt, type CompiledPhrase } from '../../domain/shared/text/normalize.ts';
 
 export interface PhraseEntry<T> {
   phrase: CompiledPhrase;

@@ -9,9 +9,9 @@
  */
 import type { QaParameterScore, QaScore, TranscriptSegment } from './port.ts';
 import { languageSubtag } from '../../domain/shared/language.ts';
-import { compilePhrase, findPhrase, tokenize, type CompiledPhrase } from './normalize.ts';
+import { compilePhrase, findPhrase, tokenize, type CompiledPhrase } from '../../domain/shared/text/normalize.ts';
 import type { PhraseLists, Scorecard, ScorecardCheck } from './scorecard-schema.ts';
-import { agentSegments, nonAgentSegments } from './speaker-roles.ts';
+import { agentSegments, nonAgentSegments } from '../../domain/shared/text/speaker-roles.ts';
 
 /** The phrases of a scorecard check that apply to a call in `language`. */
 export function phrasesForLanguage(lists: PhraseLists, language: string): string[] {

@@ -15,12 +15,13 @@
  * little about how the call went); otherwise all speakers pooled.
  */
 import type { SentimentBucket, SentimentResult, TranscriptSegment } from './port.ts';
-import { lexiconKeysForWords, type LexiconKey } from './lexicon-selection.ts';
+import { lexiconKeysForWords, type LexiconKey } from '../../domain/shared/text/lexicon-selection.ts';
 import { sentimentLexicons } from './lexicon/sentiment/index.ts';
-import { normalizeText, tokenizeClauses } from './normalize.ts';
-import { isNegated, negationRule, type NegationRule } from './negation.ts';
+import { normalizeText, tokenizeClauses } from '../../domain/shared/text/normalize.ts';
+import { isNegated, type NegationRule } from '../../domain/shared/text/negation-scope.ts';
+import { negationRule } from './negation.ts';
 import { PhraseIndex, scanLongest, type PhraseMatch } from './phrase-index.ts';
-import { customerSegments } from './speaker-roles.ts';
+import { customerSegments } from '../../domain/shared/text/speaker-roles.ts';
 
 /** Scores above this are `positive`. A lone "thank you" (0.25) stays neutral; a lone "good" (0.36) does not. */
 export const POSITIVE_THRESHOLD = 0.25;

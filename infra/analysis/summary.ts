@@ -10,10 +10,10 @@
 import type { SentimentResult, TranscriptSegment } from './port.ts';
 import { INTENT_DESCRIPTIONS, isIntentLabel } from './intent-labels.ts';
 import { detectIntent } from './intent.ts';
-import { lexiconKeysForWords } from './lexicon-selection.ts';
+import { lexiconKeysForWords } from '../../domain/shared/text/lexicon-selection.ts';
 import { stopwords } from './lexicon/stopwords.ts';
 import { languageSubtag } from '../../domain/shared/language.ts';
-import { normalizeText, tokenize } from './normalize.ts';
+import { normalizeText, tokenize } from '../../domain/shared/text/normalize.ts';
 import { analyzeSentiment, sentimentBucket } from './sentiment.ts';
 import { mostCentral } from './text-rank.ts';
 

@@ -87,7 +87,11 @@ export function createSqliteEventStore(path: string, options: SqliteEventStoreOp
   const selectStream = db.prepare<[string, number, number], EventRow>(
     'SELECT * FROM events WHERE stream = ? AND revision >= ? ORDER BY revision LIMIT ?',
   );
-  const selectAll = db.prepare<[number, number], EventRow>('SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ?');
+  // Without `data`: each follower reads every event, most only look at the type, and a campaign's data is megabytes.
+  const selectAll = db.prepare<[number, number], Omit<EventRow, 'data'>>(
+    'SELECT position, id, stream, revision, type, metadata FROM events WHERE position > ? ORDER BY position LIMIT ?',
+  );
+  const selectData = db.prepare<[number], { data: string }>('SELECT data FROM events WHERE position = ?');
   const selectHead = db.prepare<[], { position: number | null }>('SELECT max(position) AS position FROM events');
 
   const appended = new Subject<number>();
@@ -187,7 +191,7 @@ export function createSqliteEventStore(path: string, options: SqliteEventStoreOp
 
   function readAllSync(after: number, limit: number): RecordedEvent[] {
     if (closed) throw new Error('the event store is closed');
-    return selectAll.all(after, limit).map(toRecordedEvent);
+    return selectAll.all(after, limit).map((row) => toRecordedEvent(row, () => selectData.get(row.position)!.data));
   }
 
   function headSync(): number {
@@ -211,7 +215,7 @@ export function createSqliteEventStore(path: string, options: SqliteEventStoreOp
     },
 
     async readStream(stream, options = {}) {
-      return selectStream.all(stream, options.fromRevision ?? 0, options.limit ?? -1).map(toRecordedEvent);
+      return selectStream.all(stream, options.fromRevision ?? 0, options.limit ?? -1).map((row) => toRecordedEvent(row, () => row.data));
     },
 
     async readAll({ after, limit }) {
@@ -316,7 +320,8 @@ function isUniqueRevisionViolation(error: unknown): boolean {
  * large event (a 4-hour transcript, 1,000 campaign contacts) is parsed only by the readers that use it, not by each
  * of them on the event loop.
  */
-function toRecordedEvent(row: EventRow): RecordedEvent {
+/** `data` is read (`readData`) and parsed when first used, by the readers that use it. */
+function toRecordedEvent(row: Omit<EventRow, 'data'>, readData: () => string): RecordedEvent {
   let parsed: Record<string, unknown> | undefined;
   const event = {
     id: row.id,
@@ -329,7 +334,7 @@ function toRecordedEvent(row: EventRow): RecordedEvent {
   Object.defineProperty(event, 'data', {
     enumerable: true,
     configurable: true,
-    get: () => (parsed ??= JSON.parse(row.data) as Record<string, unknown>),
+    get: () => (parsed ??= JSON.parse(readData()) as Record<string, unknown>),
     set: (value: Record<string, unknown>) => (parsed = value),
   });
   return event;

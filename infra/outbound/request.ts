@@ -1,5 +1,6 @@
 import http, { type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import https from 'node:https';
+import tls from 'node:tls';
 import { isIP, type LookupFunction } from 'node:net';
 import { isPublicAddress } from './address-policy.ts';
 import { systemResolver, type Resolver } from './lookup-gate.ts';
@@ -184,6 +185,16 @@ export async function openOutbound(rawUrl: string, request: OutboundRequest): Pr
 const IDLE_SOCKET_MS = 4_000;
 const MAX_AGENTS = 256;
 const agents = new Map<string, http.Agent>();
+let sharedSecureContext: tls.SecureContext | null = null;
+
+/**
+ * One TLS context for every outbound connection (the process-wide settings: a `ca` set on the global agent, and
+ * NODE_EXTRA_CA_CERTS). Without it each new connection builds its own, a millisecond or more of the event loop: a
+ * workspace whose webhook receivers never answer opens a new connection on every attempt.
+ */
+function secureContext(): tls.SecureContext {
+  return (sharedSecureContext ??= tls.createSecureContext(https.globalAgent.options as tls.SecureContextOptions));
+}
 
 /**
  * A keep-alive agent per vetted target (protocol, host, port and the address that was checked): a connection is
@@ -199,7 +210,7 @@ function agentFor(target: VettedTarget): http.Agent {
   } else {
     const options = { keepAlive: true, timeout: IDLE_SOCKET_MS, scheduling: 'lifo' as const };
     // The process-wide TLS settings (a `ca` set on the global agent) apply to these connections too.
-    agent = target.url.protocol === 'https:' ? new https.Agent({ ...https.globalAgent.options, ...options }) : new http.Agent(options);
+    agent = target.url.protocol === 'https:' ? new https.Agent({ ...https.globalAgent.options, ...options, secureContext: secureContext() }) : new http.Agent(options);
   }
   agents.set(key, agent);
   if (agents.size > MAX_AGENTS) {

@@ -2,6 +2,8 @@
 // shell string, so Unicode text and file names cannot be misread as shell syntax. Every run has a timeout and
 // honours an AbortSignal, because a stuck decoder must not hold a transcription job forever.
 import { spawn } from 'node:child_process';
+import { isMainThread } from 'node:worker_threads';
+import { runToolOnToolThread } from './tool-thread.ts';
 
 export class ExternalToolError extends Error {
   readonly code = 'speech_tool_failed';
@@ -50,7 +52,17 @@ export interface ToolOutput {
 
 const STDERR_KEPT_BYTES = 16_000;
 
+/**
+ * Runs the program. From the server's main thread the run is handed to the tool thread (tool-thread.ts): starting a
+ * process forks the whole server, which takes milliseconds per run in a process of a few hundred MB, and a busy
+ * workspace's calls start several programs a second; the event loop must not pay for that.
+ */
 export function runTool(tool: string, args: readonly string[], run: ToolRun): Promise<ToolOutput> {
+  return isMainThread ? runToolOnToolThread(tool, args, run) : runToolHere(tool, args, run);
+}
+
+/** Runs the program from this thread. */
+export function runToolHere(tool: string, args: readonly string[], run: ToolRun): Promise<ToolOutput> {
   return new Promise((resolve, reject) => {
     if (run.signal?.aborted) {
       reject(new OperationAbortedError(tool));

@@ -2,12 +2,19 @@ import { sampleReplies } from '../analysis/customer-reply.ts';
 import { synthesize } from '../speech/synthesize.ts';
 import type { Telephony } from './port.ts';
 import { SandboxTelephony } from './sandbox.ts';
+import { sipSettingsFrom, type SipConfig } from './sip/sip-settings.ts';
+import { SipTelephony } from './sip/sip-telephony.ts';
 
-/** The carrier chosen by configuration (`TELEPHONY`); only the sandbox exists so far. */
-export function createTelephony(config: { TELEPHONY: 'sandbox'; SANDBOX_SPEED: number }): Telephony {
+/** The carrier chosen by configuration (`TELEPHONY`): the sandbox (default) or a SIP trunk. */
+export function createTelephony(
+  config: SipConfig & { TELEPHONY: 'sandbox' | 'sip'; SANDBOX_SPEED: number },
+  log?: (message: string, fields?: Record<string, unknown>) => void,
+): Telephony {
   switch (config.TELEPHONY) {
     case 'sandbox':
       return createSandboxTelephony({ speed: config.SANDBOX_SPEED });
+    case 'sip':
+      return new SipTelephony(sipSettingsFrom(config), log);
   }
 }
 

@@ -1,6 +1,7 @@
 /**
  * The telephony port: what the conversation engine needs of a carrier, and nothing carrier-specific. Adapters:
- * `sandbox.ts` (in-process simulated callees, the default `TELEPHONY=sandbox`); a SIP trunk or CPaaS later.
+ * `sandbox.ts` (in-process simulated callees, the default `TELEPHONY=sandbox`) and `sip/sip-telephony.ts` (a SIP
+ * trunk, `TELEPHONY=sip`).
  *
  * Time on a call is measured in seconds from the moment it was answered (the recording's zero), and every
  * session method reports when its action started and ended on that timeline. A real carrier reports wall time
@@ -28,6 +29,8 @@ export interface PlaceCallRequest {
    * sandbox synthesises its callee's voice only when asked, which keeps unrecorded sandbox calls cheap.
    */
   wantCustomerAudio: boolean;
+  /** E.164 caller id for this call; the carrier's default (SIP_CALLER_ID) when absent. */
+  callerId?: string;
 }
 
 export type PlaceCallResult =
@@ -67,6 +70,11 @@ export interface CallSession {
   listen(options: ListenOptions): Promise<CustomerInput>;
   /** Ends the call from our side; resolves with the call's end on the timeline. */
   hangUp(): Promise<{ endSeconds: number }>;
+  /**
+   * The customer's whole channel from answer to hang-up, as the line carried it (a real carrier has it; the
+   * sandbox does not). When present the recording's customer side is this, not the clips `listen` returned.
+   */
+  customerAudio?(): AudioClip;
 }
 
 export interface Telephony {
@@ -80,4 +88,7 @@ export interface Telephony {
    */
   readonly timeScale: number;
   placeCall(request: PlaceCallRequest): Promise<PlaceCallResult>;
+  /** Binds what the carrier needs (a SIP port, a registration) when the service starts. */
+  start?(): Promise<void>;
+  close?(): Promise<void>;
 }

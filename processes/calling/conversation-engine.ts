@@ -2,7 +2,7 @@ import type { CallTurn } from '../../domain/call.ts';
 import type { Disposition } from '../../domain/shared/disposition.ts';
 import { renderTemplate } from '../../domain/script-template.ts';
 import type { Script, ScriptIntent, ScriptNoInput, ScriptRoute, ScriptStep } from '../../domain/script-types.ts';
-import type { CallSession, CustomerInput, Telephony } from '../../infra/telephony/port.ts';
+import type { AudioClip, CallSession, CustomerInput, Span, Telephony } from '../../infra/telephony/port.ts';
 import { CallRecordingBuilder } from './call-recording.ts';
 import type { ConversationSpeech, ExtraKeywords, ReplyClassifier } from './conversation-ports.ts';
 import { escalationSummary, type ConversationResult } from './conversation-result.ts';
@@ -42,7 +42,13 @@ export class ConversationEngine {
   constructor(private readonly dependencies: ConversationEngineDependencies) {}
 
   async run(request: ConversationRequest): Promise<ConversationResult> {
-    const { telephony } = this.dependencies;
+    const { telephony, speech } = this.dependencies;
+    const first = request.script.steps[0];
+    if (telephony.needsPromptAudio && first) {
+      // A real line: synthesise the greeting while the phone rings (the phrase cache shares the in-flight
+      // synthesis), so the customer does not hear dead air after answering.
+      speech.synthesize(renderTemplate(first.say, request.variables), request.language, 'agent').catch(() => undefined);
+    }
     const placed = await telephony
       .placeCall({ callId: request.callId, to: request.phone, language: request.language, attempt: request.attempt, wantCustomerAudio: request.recording })
       .catch((error: unknown) => ({ outcome: 'carrier_error' as const, ringSeconds: 0, detail: error instanceof Error ? error.message : String(error) }));
@@ -72,7 +78,7 @@ export class ConversationEngine {
       throw error;
     }
     const { endSeconds } = await placed.session.hangUp();
-    return conversation.result(placed.ringSeconds, endSeconds);
+    return conversation.result(placed.ringSeconds, endSeconds, placed.session.customerAudio?.());
   }
 }
 
@@ -128,7 +134,9 @@ class Conversation {
     }
   }
 
-  result(ringSeconds: number, endSeconds: number): ConversationResult {
+  /** `customerAudio`: the line's whole customer channel, when the carrier has it (replaces the answers' clips). */
+  result(ringSeconds: number, endSeconds: number, customerAudio?: AudioClip): ConversationResult {
+    if (customerAudio && this.recording) this.recording.add('customer', 0, customerAudio);
     return {
       callId: this.request.callId,
       outcome: 'answered',
@@ -158,7 +166,8 @@ class Conversation {
     const audio = this.recording || telephony.needsPromptAudio ? await speech.synthesize(text, language, 'agent') : undefined;
     const span = await this.session.play({ text, language, audio });
     this.turns.push({ speaker: 'agent', text, start_seconds: span.startSeconds, end_seconds: span.endSeconds, step_id: step.id });
-    if (audio && this.recording) this.recording.add('agent', span.startSeconds, audio);
+    // A prompt cut short by the customer (barge-in) is recorded as far as it was played.
+    if (audio && this.recording) this.recording.add('agent', span.startSeconds, playedPart(audio, span));
   }
 
   private async listenAndRoute(step: ScriptStep, promptText: string): Promise<RouteDecision> {
@@ -188,7 +197,7 @@ class Conversation {
       turn.intent = route?.intent ?? null;
       return route;
     }
-    if (input.audio && this.recording) this.recording.add('customer', input.startSeconds, input.audio);
+    if (input.audio && this.recording && !this.session.customerAudio) this.recording.add('customer', input.startSeconds, input.audio);
     let text = input.text;
     // Words the carrier knew (the sandbox's simulated customer) are exact; recognised ones are as sure as the recogniser.
     let confidence = text === undefined ? 0 : 1;
@@ -208,6 +217,12 @@ class Conversation {
     turn.intent = route ? intent : null;
     return route;
   }
+}
+
+function playedPart(audio: AudioClip, span: Span): AudioClip {
+  const samples = Math.round((span.endSeconds - span.startSeconds) * audio.sampleRate);
+  // Spans are rounded to the millisecond: only a cut longer than that is a barge-in.
+  return samples >= audio.pcm.length - audio.sampleRate * 0.005 ? audio : { pcm: audio.pcm.subarray(0, Math.max(0, samples)), sampleRate: audio.sampleRate };
 }
 
 // Scripts are immutable values shared by every call of a campaign: index them once.

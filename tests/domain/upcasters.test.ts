@@ -18,4 +18,16 @@ test('events already in the current shape, and types without an upcaster, come b
   assert.is(upcast(other), other);
 });
 
+test('an event whose data is parsed when read (the store\'s) is upcast when its data is first read, not before', () => {
+  let parses = 0;
+  const stored = { type: 'CampaignCreated', metadata } as { type: string; data: Record<string, unknown>; metadata: typeof metadata };
+  Object.defineProperty(stored, 'data', { enumerable: true, get: () => (parses++, { campaign_id: 'cmp_1' }) });
+  const upcasted = upcast(stored);
+  assert.is(upcasted.type, 'CampaignCreated');
+  assert.is(parses, 0, 'reading the type parsed nothing');
+  assert.equal(upcasted.data, { campaign_id: 'cmp_1', qa_scorecard_id: null });
+  assert.is(upcasted.data, upcasted.data, 'upcast once');
+  assert.is(parses, 1);
+});
+
 test.run();

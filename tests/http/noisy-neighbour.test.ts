@@ -1,3 +1,4 @@
+// @run-alone
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { percentile, startNoisyNeighbourRig } from '../support/noisy-neighbour.ts';

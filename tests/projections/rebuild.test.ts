@@ -23,8 +23,8 @@ function dump(db: Database): Record<string, unknown[]> {
   return result;
 }
 
-test('read models built incrementally while events arrive equal a rebuild from zero, table by table', async () => {
-  const { runtime, dataDir, remove } = testRuntime();
+for (const projectionThread of [false, true]) test(`read models built incrementally while events arrive equal a rebuild from zero, table by table (${projectionThread ? 'on the projection thread' : 'in the same thread'})`, async () => {
+  const { runtime, dataDir, remove } = testRuntime({ projectionThread });
   await runtime.start();
   const context = (workspaceId: string) => ({ workspaceId, actor: 'test', now: runtime.clock.now() });
   // Writers run while the projection runner follows live.

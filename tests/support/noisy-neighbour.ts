@@ -11,6 +11,7 @@
  * Figures: B's API latency (every request), job latency (submission to completed), webhook latency (envelope
  * timestamp to arrival), the server's RSS (sampled from /metrics), and every 5xx either workspace saw.
  */
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loanRenewalScript } from './scripts.ts';
@@ -83,16 +84,16 @@ export async function startNoisyNeighbourRig(options: { env?: Record<string, str
   for (let index = 0; index < 20; index++) await apiA.post('/v1/webhooks', { url: `${dead.url}/a${index}`, events: ['*'] });
   await apiB.post('/v1/webhooks', { url: `${healthy.url}/b`, events: ['transcription.completed', 'campaign.started', 'call.completed'] });
 
+  // RSS from /proc, not /metrics: scraping every 500 ms would itself cost the server's event loop (prom-client's
+  // default metrics take milliseconds), which Prometheus, scraping every 15 s or so, would not.
   let peakRss = 0;
-  const metrics = client(server);
   const sampler = setInterval(() => {
-    void metrics
-      .get('/metrics')
-      .then((response) => {
-        const match = /process_resident_memory_bytes (\d+)/.exec(response.text);
-        if (match) peakRss = Math.max(peakRss, Number(match[1]));
-      })
-      .catch(() => undefined);
+    try {
+      const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${server.pid}/status`, 'utf8'));
+      if (match) peakRss = Math.max(peakRss, Number(match[1]) * 1024);
+    } catch {
+      // The server is restarting or gone: the next sample tells.
+    }
   }, 500);
 
   async function timed(api: ApiClient, figures: { apiMs: number[]; serverErrors: number; requests: number }, method: 'get' | 'post' | 'patch', path: string, body?: unknown) {

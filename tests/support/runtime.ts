@@ -13,11 +13,13 @@ export function testRuntime(options: {
   environment?: Record<string, string>;
   processes?: (ports: RuntimePorts) => ProcessManager[];
   processRunner?: ProcessRunnerOptions;
+  /** Apply events on the projection thread, as the server does. */
+  projectionThread?: boolean;
 } = {}): { runtime: Runtime; dataDir: string; remove(): void } {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'runtime-'));
   // Sandbox calls end at once on the clock (SANDBOX_SPEED): a test that wants them to take their time sets it to 1.
   const config = loadConfig({ DATA_DIR: dataDir, CLOCK: 'manual', CLOCK_START: '2026-03-01T10:00:00Z', EVENTSTORE_SYNC: 'normal', SANDBOX_SPEED: '1000000', ...options.environment });
-  const runtime = createRuntime(config, createLogger('silent'), options.processes, { processes: options.processRunner });
+  const runtime = createRuntime(config, createLogger('silent'), options.processes, { processes: options.processRunner, projectionThread: options.projectionThread });
   return { runtime, dataDir, remove: () => rmSync(dataDir, { recursive: true, force: true }) };
 }
 

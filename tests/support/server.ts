@@ -32,6 +32,8 @@ export async function freePort(): Promise<number> {
 
 export interface TestServer {
   readonly baseUrl: string;
+  /** The server process's id (its RSS can be read from /proc without asking the server). */
+  readonly pid: number | undefined;
   readonly dataDir: string;
   /** Everything the server wrote to stdout and stderr so far. */
   output(): string;
@@ -82,7 +84,8 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
     const port = await freePort();
     baseUrl = `http://127.0.0.1:${port}`;
     const logFd = options.logFile ? openSync(options.logFile, 'a') : undefined;
-    child = spawn(process.execPath, ['--import', 'tsx', 'main.ts'], {
+    // PROFILE_SERVER in `env`: the server writes V8 CPU profiles (one per thread) to /tmp/prof when it exits.
+    child = spawn(process.execPath, [...(options.env?.PROFILE_SERVER ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] : []), '--import', 'tsx', 'main.ts'], {
       cwd: projectDirectory,
       // Sandbox calls end at once on the clock unless a test sets SANDBOX_SPEED (1: real time).
       env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', EVENTSTORE_SYNC: 'normal', SANDBOX_SPEED: '1000000', ...options.env },
@@ -99,7 +102,7 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
     if (child.exitCode !== null || child.signalCode !== null) return;
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
     child.kill(signal);
-    const killer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    const killer = setTimeout(() => child.kill('SIGKILL'), options.env?.PROFILE_SERVER ? 60_000 : 10_000);
     await exited;
     clearTimeout(killer);
   };
@@ -108,6 +111,9 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
   return {
     get baseUrl() {
       return baseUrl;
+    },
+    get pid() {
+      return child.pid;
     },
     dataDir,
     output,

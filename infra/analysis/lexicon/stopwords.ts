@@ -2,7 +2,7 @@
  * Function words per lexicon key, ignored when the summary compares sentences: two sentences are similar when
  * they share content words (loan, EMI, renewal), not "the" and "है".
  */
-import type { LexiconKey } from '../lexicon-selection.ts';
+import type { LexiconKey } from '../../../domain/shared/text/lexicon-selection.ts';
 
 export const stopwords: Record<LexiconKey, readonly string[]> = {
   'en': [

@@ -34,7 +34,8 @@ export function rawRequest(baseUrl: string, method: string, path: string, header
       response.on('error', reject);
     });
     outgoing.on('error', (error) => {
-      if (!answered) setTimeout(() => answered || reject(new Error(`${method} ${path.slice(0, 100)} (${bytes?.byteLength ?? 0} bytes): ${error.message}`)), 200);
+      // The answer may still be on its way (a loaded machine): only a server that never answers fails the request.
+      if (!answered) setTimeout(() => answered || reject(new Error(`${method} ${path.slice(0, 100)} (${bytes?.byteLength ?? 0} bytes): ${error.message}`)), 5_000);
     });
     if (bytes === undefined) {
       outgoing.end();

@@ -1,8 +1,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { lexiconKeysForWords } from '../../../infra/analysis/lexicon-selection.ts';
-import { tokenize } from '../../../infra/analysis/normalize.ts';
-import { scriptOfWord } from '../../../infra/analysis/script.ts';
+import { lexiconKeysForWords } from '../../../domain/shared/text/lexicon-selection.ts';
+import { tokenize } from '../../../domain/shared/text/normalize.ts';
+import { scriptOfWord } from '../../../domain/shared/text/script.ts';
 
 const keys = (text: string, language: string) => lexiconKeysForWords(language, tokenize(text, language)).sort();
 

@@ -1,10 +1,10 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { LEXICON_KEYS } from '../../../infra/analysis/lexicon-selection.ts';
+import { LEXICON_KEYS } from '../../../domain/shared/text/lexicon-selection.ts';
 import { intentLexicons } from '../../../infra/analysis/lexicon/intent/index.ts';
 import { replyLexicons } from '../../../infra/analysis/lexicon/reply/index.ts';
 import { sentimentLexicons } from '../../../infra/analysis/lexicon/sentiment/index.ts';
-import { compilePhrase } from '../../../infra/analysis/normalize.ts';
+import { compilePhrase } from '../../../domain/shared/text/normalize.ts';
 
 function normalised(phrase: string, key: string): string {
   return compilePhrase(phrase, key)

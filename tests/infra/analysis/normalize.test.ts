@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { languageSubtag } from '../../../domain/shared/language.ts';
-import { compilePhrase, containsPhrase, normalizeText, tokenize, tokenizeClauses } from '../../../infra/analysis/normalize.ts';
+import { compilePhrase, containsPhrase, normalizeText, tokenize, tokenizeClauses } from '../../../domain/shared/text/normalize.ts';
 
 test('languageSubtag takes the language part of a BCP-47 code', () => {
   assert.is(languageSubtag('hi-IN'), 'hi');

@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { agentSpeaker, customerSegments, nonAgentSegments } from '../../../infra/analysis/speaker-roles.ts';
+import { agentSpeaker, customerSegments, nonAgentSegments } from '../../../domain/shared/text/speaker-roles.ts';
 
 const at = (speaker: string, start_time: number) => ({ speaker, text: '', start_time, end_time: start_time + 1 });
 

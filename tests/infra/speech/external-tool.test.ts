@@ -1,12 +1,15 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ExternalToolError, OperationAbortedError, runTool, ToolNotInstalledError } from '../../../infra/speech/external-tool.ts';
+import { toolThreadId } from '../../../infra/speech/tool-thread.ts';
 
 test('passes stdin and returns stdout; Unicode arguments arrive intact', async () => {
   const { stdout } = await runTool('cat', [], { stdin: 'नमस्ते', timeoutMs: 5_000 });
   assert.is(stdout.toString('utf8'), 'नमस्ते');
   const echoed = await runTool('printf', ['%s', '-வணக்கம் $(x) ; "q"'], { timeoutMs: 5_000 });
   assert.is(echoed.stdout.toString('utf8'), '-வணக்கம் $(x) ; "q"');
+  // Started from the main thread, the programs were started by the tool thread (forking stalls the forking thread).
+  assert.ok((toolThreadId() ?? 0) > 0);
 });
 
 test('a failing program is an ExternalToolError with its status and stderr', async () => {

@@ -55,7 +55,7 @@ for (const checkpoints of ['before the crash state', 'past the crash state'] as 
     const { campaignId, callIds } = await crashState(crashed.runtime);
     if (checkpoints === 'past the crash state') {
       const head = await crashed.runtime.store.headPosition();
-      const save = crashed.runtime.readDb.prepare('INSERT OR REPLACE INTO process_checkpoints (name, position) VALUES (?, ?)');
+      const save = crashed.runtime.stateDb.prepare('INSERT OR REPLACE INTO process_checkpoints (name, position) VALUES (?, ?)');
       for (const name of ['calling-call-runner', 'calling-dialer']) save.run(name, head);
     }
     await crashed.runtime.close();

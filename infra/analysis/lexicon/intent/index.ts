@@ -1,5 +1,5 @@
 /** The intent rules of each lexicon key (see lexicon-selection.ts). */
-import type { LexiconKey } from '../../lexicon-selection.ts';
+import type { LexiconKey } from '../../../../domain/shared/text/lexicon-selection.ts';
 import { englishIntents } from './en.ts';
 import { hinglishIntents } from './hi-latn.ts';
 import { hindiIntents } from './hi.ts';

@@ -1,5 +1,5 @@
 /** The reply keywords of each lexicon key (see lexicon-selection.ts). */
-import type { LexiconKey } from '../../lexicon-selection.ts';
+import type { LexiconKey } from '../../../../domain/shared/text/lexicon-selection.ts';
 import { englishReplies } from './en.ts';
 import { hinglishReplies } from './hi-latn.ts';
 import { hindiReplies } from './hi.ts';

@@ -1,5 +1,5 @@
 /** The sentiment lexicon of each lexicon key (see lexicon-selection.ts). */
-import type { LexiconKey } from '../../lexicon-selection.ts';
+import type { LexiconKey } from '../../../../domain/shared/text/lexicon-selection.ts';
 import { englishSentiment } from './en.ts';
 import { hinglishSentiment } from './hi-latn.ts';
 import { hindiSentiment } from './hi.ts';

@@ -6,7 +6,7 @@
  * - Devanagari: Marathi in a Marathi call, Hindi otherwise.
  * - Tamil script: Tamil. Telugu script: Telugu.
  */
-import { languageSubtag } from '../../domain/shared/language.ts';
+import { languageSubtag } from '../language.ts';
 import { scriptsOfWords } from './script.ts';
 
 export type LexiconKey = 'en' | 'hi' | 'hi-latn' | 'mr' | 'ta' | 'te';

@@ -5,9 +5,10 @@
  * Tamil and Telugu), and the phrase's words must appear as consecutive words of the text.
  *
  * A phrase word ending in `*` matches any word that starts with it (`கோப*` matches கோபம், கோபமா, கோபத்தில்),
- * which lexicons use for the inflected forms of Tamil, Telugu and Marathi.
+ * which lexicons use for the inflected forms of Tamil, Telugu and Marathi. A phrase word starting with `*` matches
+ * any word that ends with it (`*बद्दल` matches मुदतीबद्दल): postpositions written fused to their noun.
  */
-import { languageSubtag } from '../../domain/shared/language.ts';
+import { languageSubtag } from '../language.ts';
 
 
 // Zero-width space, ZWNJ, ZWJ, word joiner and BOM: invisible, and typed inconsistently in Telugu and Marathi.
@@ -89,6 +90,8 @@ export interface PhraseWord {
   text: string;
   /** True when the phrase word ended in `*`: matches any word starting with `text`. */
   prefix: boolean;
+  /** True when the phrase word started with `*`: matches any word ending with `text` (both: any word containing it). */
+  suffix?: boolean;
 }
 
 /** A phrase ready for matching: its normalised words. Empty when the phrase has no word characters. */
@@ -103,19 +106,23 @@ export function compilePhrase(phrase: string, language: string): CompiledPhrase 
   const words: PhraseWord[] = [];
   for (const part of parts) {
     const prefix = part.endsWith('*');
+    const suffix = part.startsWith('*') && part.length > 1;
     const bare = part.replace(/\*/g, '');
     if (!bare) continue;
     // A phrase word may itself split into several words (rare: scripts without spaces); only the last keeps `*`.
     const pieces = segmentWords(bare, language);
     pieces.forEach((piece, index) => {
       const isPrefix = prefix && index === pieces.length - 1;
-      words.push({ text: isPrefix ? piece.replace(FINAL_VIRAMA, '') : piece, prefix: isPrefix });
+      const isSuffix = suffix && index === 0;
+      const text = isPrefix ? piece.replace(FINAL_VIRAMA, '') : piece;
+      words.push(isSuffix ? { text, prefix: isPrefix, suffix: true } : { text, prefix: isPrefix });
     });
   }
   return words;
 }
 
 function wordMatches(word: string, pattern: PhraseWord): boolean {
+  if (pattern.suffix) return pattern.prefix ? word.includes(pattern.text) : word.endsWith(pattern.text);
   return pattern.prefix ? word.startsWith(pattern.text) : word === pattern.text;
 }
 

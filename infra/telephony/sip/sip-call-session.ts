@@ -1,0 +1,197 @@
+import type { AudioClip, CallSession, CustomerInput, ListenOptions, Prompt, Span } from '../port.ts';
+import { JITTER_SAMPLES, TRACK_SAMPLE_RATE } from './customer-track.ts';
+import { toNarrowband } from './narrowband.ts';
+import type { RtpStream } from './rtp-stream.ts';
+import { answerDirection, buildSdp, parseSdp, type G711 } from './sdp.ts';
+import type { Dialog, SipUserAgent } from './user-agent.ts';
+import { UtteranceDetector } from './utterance-detector.ts';
+
+/**
+ * An answered SIP call as the conversation engine sees it (the CallSession port). Time is seconds since the
+ * 200 OK. The customer's audio is analysed continuously (every media tick, up to the jitter horizon) by the
+ * utterance detector, so speech that begins during a prompt is caught: it stops the prompt (barge-in) and is the
+ * answer the next `listen` returns. A key pressed during a prompt stops it too; keys pressed when nobody listens
+ * wait for the next `listen` (docs/telephony.md, "Listening").
+ */
+const FRAME = 160;
+/** Longest single answer; a customer who talks on is cut here and the rest is the next answer. */
+const MAX_UTTERANCE_SECONDS = 15;
+/** Speech must last this long during a prompt to stop it (shorter noises do not interrupt the agent). */
+const BARGE_IN_SECONDS = 0.3;
+const PRE_ROLL_SAMPLES = 0.3 * TRACK_SAMPLE_RATE;
+const POST_ROLL_SAMPLES = 0.2 * TRACK_SAMPLE_RATE;
+
+interface Utterance {
+  start: number;
+  end: number | null;
+}
+
+export class SipCallSession implements CallSession {
+  private readonly detector = new UtteranceDetector();
+  private analysed = 0;
+  private readonly utterances: Utterance[] = [];
+  private readonly digits: Array<{ digit: string; atSeconds: number }> = [];
+  /** Only utterances that start from here on are answers (the start of the last prompt). */
+  private answersFrom = 0;
+  private playing = false;
+  private ended: number | null = null;
+  private wake: (() => void) | null = null;
+  private sdpVersion = 1;
+
+  constructor(
+    private readonly agent: SipUserAgent,
+    private readonly dialog: Dialog,
+    private readonly stream: RtpStream,
+    private readonly local: { address: string; sessionId: number },
+  ) {
+    stream.onTick = () => this.analyse();
+    stream.onDigit = (digit, atSeconds) => this.onDigit(digit, atSeconds);
+    agent.attach(dialog, {
+      onBye: () => this.onRemoteHangUp(),
+      onReinvite: (offer) => this.onReinvite(offer),
+      onDtmf: (digit) => this.onDigit(digit, stream.now()),
+    });
+  }
+
+  get hungUpByCustomer(): boolean {
+    return this.ended !== null;
+  }
+
+  async play(prompt: Prompt): Promise<Span> {
+    if (this.ended !== null) return { startSeconds: this.ended, endSeconds: this.ended };
+    if (!prompt.audio) throw new Error('a SIP call needs the prompt audio');
+    this.answersFrom = this.stream.now();
+    this.playing = true;
+    try {
+      const played = await this.stream.play(toNarrowband(prompt.audio, TRACK_SAMPLE_RATE));
+      return { startSeconds: round(played.startMs / 1000), endSeconds: round(played.endMs / 1000) };
+    } finally {
+      this.playing = false;
+    }
+  }
+
+  async listen(options: ListenOptions): Promise<CustomerInput> {
+    const listenStart = this.stream.now();
+    const deadline = listenStart + options.timeoutSeconds;
+    for (;;) {
+      if (this.digits.length > 0) {
+        const { digit, atSeconds } = this.digits.shift()!;
+        return { kind: 'dtmf', digits: digit, startSeconds: round(atSeconds), endSeconds: round(atSeconds) };
+      }
+      if (this.ended !== null) return { kind: 'hangup', startSeconds: round(listenStart), endSeconds: this.ended };
+      const answer = this.utterances.find((utterance) => utterance.start / TRACK_SAMPLE_RATE >= this.answersFrom - 0.05);
+      const now = this.stream.now();
+      if (answer && answer.end !== null) {
+        this.utterances.splice(0, this.utterances.indexOf(answer) + 1);
+        this.answersFrom = answer.end / TRACK_SAMPLE_RATE;
+        // The recogniser gets a little of the quiet around the words: decoders adapt to the line on it and
+        // clip the first phoneme without it.
+        const audio: AudioClip = { pcm: this.stream.track.read(Math.max(0, answer.start - PRE_ROLL_SAMPLES), answer.end + POST_ROLL_SAMPLES), sampleRate: TRACK_SAMPLE_RATE };
+        return { kind: 'speech', audio, startSeconds: round(answer.start / TRACK_SAMPLE_RATE), endSeconds: round(answer.end / TRACK_SAMPLE_RATE) };
+      }
+      if (!answer && now >= deadline) {
+        this.answersFrom = now;
+        return { kind: 'silence', startSeconds: round(listenStart), endSeconds: round(now) };
+      }
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, answer ? 100 : Math.max(10, (deadline - now) * 1000));
+        this.wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      this.wake = null;
+    }
+  }
+
+  async hangUp(): Promise<{ endSeconds: number }> {
+    if (this.ended === null) {
+      this.ended = round(this.stream.now());
+      this.stream.close();
+      await this.agent.bye(this.dialog);
+    } else {
+      this.stream.close();
+    }
+    return { endSeconds: this.ended };
+  }
+
+  /** The customer's channel from answer to the end, placed by RTP timestamp. */
+  customerAudio(): AudioClip {
+    const end = Math.round((this.ended ?? this.stream.now()) * TRACK_SAMPLE_RATE);
+    return { pcm: this.stream.track.read(0, end), sampleRate: TRACK_SAMPLE_RATE };
+  }
+
+  /** Sends keys to the customer's side (RFC 4733 when the peer offered telephone-event, SIP INFO otherwise). */
+  async sendDigits(digits: string): Promise<void> {
+    if (this.stream.canSendTelephoneEvents) this.stream.sendDigits(digits);
+    else for (const digit of digits) await this.agent.info(this.dialog, digit);
+  }
+
+  private analyse(): void {
+    const horizon = Math.max(0, Math.round(this.stream.now() * TRACK_SAMPLE_RATE) - JITTER_SAMPLES);
+    let changed = false;
+    while (this.analysed + FRAME <= horizon) {
+      const event = this.detector.push(this.stream.track.read(this.analysed, this.analysed + FRAME));
+      this.analysed += FRAME;
+      if (event?.kind === 'start') {
+        this.utterances.push({ start: event.frame * FRAME, end: null });
+        changed = true;
+      } else if (event?.kind === 'end') {
+        const open = this.utterances.at(-1);
+        if (open && open.end === null) open.end = event.frame * FRAME;
+        changed = true;
+      }
+      const open = this.utterances.at(-1);
+      if (open && open.end === null) {
+        if (this.analysed - open.start >= MAX_UTTERANCE_SECONDS * TRACK_SAMPLE_RATE) {
+          open.end = this.analysed;
+          this.utterances.push({ start: this.analysed, end: null });
+          changed = true;
+        }
+        if (this.playing && (this.analysed - open.start) / TRACK_SAMPLE_RATE >= BARGE_IN_SECONDS && open.start / TRACK_SAMPLE_RATE >= this.answersFrom) {
+          this.stream.stopPlayback();
+        }
+      }
+    }
+    if (this.utterances.length > 32) this.utterances.splice(0, this.utterances.length - 32);
+    if (changed) this.wake?.();
+  }
+
+  private onDigit(digit: string, atSeconds: number): void {
+    this.digits.push({ digit, atSeconds });
+    if (this.playing) this.stream.stopPlayback();
+    this.wake?.();
+  }
+
+  private onRemoteHangUp(): void {
+    if (this.ended !== null) return;
+    this.ended = round(this.stream.now());
+    this.stream.stopPlayback();
+    this.wake?.();
+  }
+
+  private onReinvite(offer: string | undefined): string | null {
+    const codec: G711 = this.stream.codec;
+    if (offer === undefined) {
+      // An offer-less re-INVITE: we offer what we have; the answer comes in the ACK, which changes nothing here.
+      return buildSdp({ address: this.local.address, port: this.stream.port, sessionId: this.local.sessionId, version: ++this.sdpVersion, codecs: [codec] });
+    }
+    const remote = parseSdp(offer);
+    if (!remote) return null;
+    const direction = answerDirection(remote.direction);
+    this.stream.setRemote(remote, direction);
+    return buildSdp({
+      address: this.local.address,
+      port: this.stream.port,
+      sessionId: this.local.sessionId,
+      version: ++this.sdpVersion,
+      codecs: [remote.codec],
+      telephoneEvent: remote.telephoneEvent ?? undefined,
+      direction,
+    });
+  }
+}
+
+function round(seconds: number): number {
+  return Math.round(seconds * 1000) / 1000;
+}

@@ -1,0 +1,66 @@
+/**
+ * The projection thread's worker (projections/projection-thread.ts): a composition root of its own, like main.ts
+ * and cli.ts. It opens its own connections to the event store and read.db from the same configuration (a worker
+ * inherits the environment), applies every event to the read models, and reports the applied position; the
+ * server's thread tells it when the store's head moves.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { openEventStore, openReadModelDatabase } from './composition.ts';
+import type { Config } from './infra/config.ts';
+import type { EventStore } from './infra/eventstore/port.ts';
+import { createLogger } from './infra/logger.ts';
+import { allProjections } from './projections/index.ts';
+import type { FromProjectionWorker, ToProjectionWorker } from './projections/projection-thread.ts';
+import { ProjectionRunner, type ProjectionSource } from './projections/runner.ts';
+
+/** Short transactions: here they hold no event loop, but the operator CLI's writes to read.db wait for them. */
+const SLICE_MS = 5;
+
+/** The store as the runner reads it, woken by the server's head notices as well as by its own polling of the file. */
+function wokenByHeadNotices(store: EventStore, heads: { latest: number; listeners: Set<() => void> }): ProjectionSource {
+  return {
+    readAll: (options) => store.readAll(options),
+    headPosition: () => store.headPosition(),
+    waitForEvents(after, timeoutMs, signal) {
+      if (heads.latest > after) return Promise.resolve();
+      return new Promise<void>((resolve) => {
+        const done = () => {
+          heads.listeners.delete(check);
+          resolve();
+        };
+        const check = () => {
+          if (heads.latest > after) done();
+        };
+        heads.listeners.add(check);
+        void store.waitForEvents(after, timeoutMs, signal).then(done, done);
+      });
+    },
+  };
+}
+
+if (!parentPort) throw new Error('projection-worker.ts runs as a worker thread (see projections/projection-thread.ts)');
+const port = parentPort;
+const config = (workerData as { settings: Config }).settings;
+const logger = createLogger(config.LOG_LEVEL).child({ thread: 'projections' });
+const store = openEventStore(config);
+const readDb = openReadModelDatabase(config.readModelPath);
+const heads = { latest: 0, listeners: new Set<() => void>() };
+const runner = new ProjectionRunner(wokenByHeadNotices(store, heads), readDb, allProjections, logger, { sliceMs: SLICE_MS });
+runner.onProgress((position) => port.postMessage({ type: 'applied', position } satisfies FromProjectionWorker));
+port.on('message', (message: ToProjectionWorker) => {
+  if (message.type === 'head') {
+    heads.latest = Math.max(heads.latest, message.position);
+    for (const listener of [...heads.listeners]) listener();
+  } else if (message.type === 'stop') {
+    void (async () => {
+      await runner.stop();
+      await store.close();
+      readDb.close();
+      port.postMessage({ type: 'stopped' } satisfies FromProjectionWorker);
+      port.close();
+    })();
+  }
+});
+port.postMessage({ type: 'applied', position: runner.position } satisfies FromProjectionWorker);
+logger.info({ position: runner.position }, 'projection thread started');
+runner.start();

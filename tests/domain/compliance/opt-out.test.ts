@@ -1,0 +1,54 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { detectOptOut } from '../../../domain/compliance/post-call-rules.ts';
+import { LANGUAGES, transcript } from './fixtures.ts';
+
+// Given a call, when the customer asks not to be called again, then detectOptOut returns that turn as evidence.
+
+for (const lines of LANGUAGES) {
+  test(`${lines.name}: the customer's "don't call me" is an opt-out, with its turn as evidence`, () => {
+    const segments = transcript([['agent', lines.intro], ['customer', lines.optOut], ['agent', lines.yes]]);
+    assert.equal(detectOptOut(segments, lines.language), {
+      speaker: 'customer',
+      start_time: segments[1]!.start_time,
+      end_time: segments[1]!.end_time,
+      text: lines.optOut,
+    });
+  });
+
+  test(`${lines.name}: "call me later" is not an opt-out, nor is the agent saying the words`, () => {
+    assert.is(detectOptOut(transcript([['agent', lines.intro], ['customer', lines.notOptOut]]), lines.language), null);
+    assert.is(detectOptOut(transcript([['agent', lines.optOut], ['customer', lines.yes]]), lines.language), null);
+  });
+}
+
+test('"don\'t call me at the office" limits when to call; it is not an opt-out', () => {
+  const segments = transcript([['agent', 'Hello, Anita from Crescent Capital.'], ['customer', "Please don't call me at the office, call after seven."]]);
+  assert.is(detectOptOut(segments, 'en-IN'), null);
+});
+
+test('an opt-out in any turn counts, not only the first', () => {
+  const segments = transcript([['agent', 'Hello.'], ['customer', 'Yes?'], ['agent', 'About your card.'], ['customer', 'Stop calling me.']]);
+  assert.is(detectOptOut(segments, 'en-IN')!.text, 'Stop calling me.');
+});
+
+const stopRequests: [language: string, text: string][] = [
+  ['en-IN', 'Just stop ringing me, I will pay when I can.'],
+  ['hi-IN', 'इस नंबर पर फोन करना बंद करो।'],
+  ['hi-IN', 'is number pe phone karna band karo'],
+  ['ta-IN', 'இந்த நம்பருக்கு போன் பண்றத நிறுத்துங்க.'],
+  ['te-IN', 'ఈ నంబర్ కి కాల్స్ ఆపండి.'],
+  ['mr-IN', 'या नंबरवर फोन करणं बंद करा.'],
+];
+
+for (const [language, text] of stopRequests) {
+  test(`an opt-out in other words, a call word and a stop request (${language}): "${text}"`, () => {
+    assert.ok(detectOptOut(transcript([['agent', 'Hello.'], ['customer', text]]), language));
+  });
+}
+
+test('a switched-off phone is not a stop request', () => {
+  assert.is(detectOptOut(transcript([['agent', 'नमस्ते।'], ['customer', 'मेरा फोन बंद था।']]), 'hi-IN'), null);
+});
+
+test.run();

@@ -1,0 +1,124 @@
+import { createSocket } from 'node:dgram';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startPeer, type Peer } from '../../../support/network-namespace.ts';
+import type { SipSettings } from '../../../../infra/telephony/sip/sip-settings.ts';
+
+/** Peers for the SIP suites, inside the suite's network namespace (tests/support/network-namespace.ts). */
+export const scenario = (name: string) => fileURLToPath(new URL(`./scenarios/${name}.xml`, import.meta.url));
+
+const scenarioCopies = mkdtempSync(join(tmpdir(), 'sipp-scenarios-'));
+process.on('exit', () => rmSync(scenarioCopies, { recursive: true, force: true }));
+
+/**
+ * A sipp UAS on `address`:5060 playing one scenario for one call. `fill` replaces `{{name}}` in the scenario
+ * (sipp checks status codes when it loads a scenario, so they cannot be sipp variables).
+ */
+export async function startSipp(name: string, address: string, fill: Record<string, string> = {}, extra: string[] = []): Promise<Peer> {
+  let file = scenario(name);
+  if (Object.keys(fill).length > 0) {
+    const text = readFileSync(file, 'utf8').replace(/\{\{(\w+)\}\}/g, (_all, key: string) => fill[key] ?? '');
+    file = join(scenarioCopies, `${name}-${address}.xml`);
+    writeFileSync(file, text);
+  }
+  const args = ['-sf', file, '-i', address, '-p', '5060', '-mi', address, '-m', '1', '-nostdin', '-timeout', '40s', '-timeout_error'];
+  const peer = startPeer('sipp', [...args, ...extra]);
+  await waitForUdpPort(address, 5060, peer);
+  return peer;
+}
+
+/** Waits until something listens on the UDP port (binding it fails), so the first INVITE is not lost. */
+export async function waitForUdpPort(address: string, port: number, peer: Peer, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (peer.process.exitCode !== null) throw new Error(`peer exited early: ${peer.output()}`);
+    const taken = await new Promise<boolean>((resolve) => {
+      const socket = createSocket('udp4');
+      socket.once('error', () => resolve(true));
+      socket.bind(port, address, () => socket.close(() => resolve(false)));
+    });
+    if (taken) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`nothing listens on ${address}:${port}: ${peer.output()}`);
+}
+
+let nextLocalPort = 5070;
+let nextRtpBase = 20000;
+
+/** Our side: 127.0.0.1, a SIP port of its own per carrier instance, the trunk at `trunk`:5060. */
+export function settingsFor(trunk: string, overrides: Partial<SipSettings> = {}): SipSettings {
+  const localPort = nextLocalPort++;
+  const low = nextRtpBase;
+  nextRtpBase += 200;
+  return {
+    trunk: { host: trunk, port: 5060 },
+    transport: 'udp',
+    credentials: null,
+    register: false,
+    callerId: '+911140000000',
+    localAddress: '127.0.0.1',
+    localPort,
+    rtpPorts: { low, high: low + 198 },
+    ringTimeoutSeconds: 10,
+    maxCallsPerSecond: 50,
+    ...overrides,
+  };
+}
+
+export interface BaresipCustomer {
+  peer: Peer;
+  directory: string;
+  /** What the customer heard (baresip's sndfile dump of the decoded stream), once the call ended. */
+  heardWav(): Buffer;
+  /** Presses a key (baresip's stdio keys send RFC 4733 events during a call). */
+  press(digit: string): void;
+}
+
+/**
+ * baresip as the customer: listens on `address`:5060 for calls to `number`, answers at once, speaks `wav` (8 kHz
+ * mono) from the answer on, and records what it hears (sndfile).
+ */
+export async function startBaresipCustomer(address: string, number: string, wav: string): Promise<BaresipCustomer> {
+  const directory = mkdtempSync(join(tmpdir(), 'baresip-'));
+  process.on('exit', () => rmSync(directory, { recursive: true, force: true }));
+  writeFileSync(
+    join(directory, 'config'),
+    [
+      'poll_method epoll',
+      `sip_listen ${address}:5060`,
+      `audio_player aufile,${join(directory, 'unused.wav')}`,
+      `audio_source aufile,${wav}`,
+      'audio_srate 8000',
+      'audio_channels 1',
+      'rtp_ports 30000-30998',
+      'module_path /usr/lib/baresip/modules',
+      'module g711.so',
+      'module aufile.so',
+      'module sndfile.so',
+      'module stdio.so',
+      'module_app account.so',
+      'module_app menu.so',
+      `snd_path ${directory}`,
+      '',
+    ].join('\n'),
+  );
+  writeFileSync(join(directory, 'accounts'), `<sip:${number}@${address}>;regint=0;answermode=auto\n`);
+  // -n: baresip finds no address on a namespace's bare loopback unless told which to use.
+  const peer = startPeer('baresip', ['-n', address, '-f', directory]);
+  await waitForUdpPort(address, 5060, peer);
+  return {
+    peer,
+    directory,
+    heardWav() {
+      const dump = readdirSync(directory).find((name) => name.endsWith('-dec.wav'));
+      if (!dump) throw new Error(`baresip recorded nothing: ${peer.output().slice(-1000)}`);
+      return readFileSync(join(directory, dump));
+    },
+    press(digit) {
+      peer.process.stdin!.write(digit);
+    },
+  };
+}

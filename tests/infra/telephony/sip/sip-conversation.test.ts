@@ -1,0 +1,193 @@
+import { enterNetworkNamespace, type Peer } from '../../../support/network-namespace.ts';
+await enterNetworkNamespace(import.meta.url);
+
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Script } from '../../../../domain/script-types.ts';
+import { classifyReply } from '../../../../infra/analysis/customer-reply.ts';
+import { PocketSphinxRecognizer } from '../../../../infra/speech/pocketsphinx.ts';
+import { synthesize } from '../../../../infra/speech/synthesize.ts';
+import { decodeWav, encodeWav } from '../../../../infra/speech/wav.ts';
+import type { Telephony } from '../../../../infra/telephony/port.ts';
+import { SipTelephony } from '../../../../infra/telephony/sip/sip-telephony.ts';
+import { resample } from '../../../../processes/calling/call-recording.ts';
+import { ConversationEngine } from '../../../../processes/calling/conversation-engine.ts';
+import { offlineConversationSpeech } from '../../../../processes/calling/offline-speech.ts';
+import { settingsFor, startBaresipCustomer } from './peers.ts';
+
+/**
+ * The conversation engine drives a real SIP call: our user agent → baresip (auto-answer, speaks a WAV, records
+ * what it hears) inside this suite's network namespace. Prompts synthesised and sent as RTP, the customer's speech
+ * found by the utterance detector and recognised by PocketSphinx, DTMF by RFC 4733, the stereo recording checked.
+ */
+const work = mkdtempSync(join(tmpdir(), 'sip-conversation-'));
+process.on('exit', () => rmSync(work, { recursive: true, force: true }));
+const peers: Peer[] = [];
+const carriers: SipTelephony[] = [];
+const recognizer = new PocketSphinxRecognizer({ concurrency: 1 });
+
+const script: Script = {
+  name: 'Loan renewal',
+  single_call_enabled: true,
+  steps: [
+    {
+      id: 'greet',
+      say: 'Hello {name}, would you like to renew your loan?',
+      listen: {
+        timeout_seconds: 6,
+        routes: [
+          { intent: 'affirm', dtmf: '1', disposition: 'interested', next: 'confirm' },
+          { intent: 'deny', dtmf: '2', disposition: 'not_interested', next: 'goodbye' },
+        ],
+        no_input: { retries: 0, disposition: 'callback', next: 'goodbye' },
+      },
+    },
+    { id: 'confirm', say: 'Thank you, an advisor will call you tomorrow.', end: true },
+    { id: 'goodbye', say: 'Goodbye.', end: true },
+  ],
+};
+
+/** The customer's voice (the service's English voice): `leadSeconds` of silence from the answer, then the words, 8 kHz mono. */
+async function customerWav(name: string, words: string, leadSeconds: number): Promise<string> {
+  const raw = join(work, `${name}-raw.wav`);
+  const wav = join(work, `${name}.wav`);
+  const speech = await synthesize(words, 'en-IN', { voice: 'agent' });
+  writeFileSync(raw, encodeWav({ sampleRate: speech.sampleRate, channels: [speech.pcm] }));
+  execFileSync('sox', [raw, '-r', '8000', '-c', '1', '-b', '16', wav, 'pad', String(leadSeconds), '2']);
+  return wav;
+}
+
+async function engineFor(trunk: string, options: { onFirstPlay?: () => void } = {}) {
+  const carrier = new SipTelephony(settingsFor(trunk));
+  await carrier.start();
+  carriers.push(carrier);
+  const telephony: Telephony = options.onFirstPlay ? observingFirstPlay(carrier, options.onFirstPlay) : carrier;
+  return new ConversationEngine({ telephony, speech: offlineConversationSpeech({ recognizer }), classifyReply });
+}
+
+/** The real carrier, telling the test when the first prompt starts playing (to press a key during it). */
+function observingFirstPlay(carrier: SipTelephony, onFirstPlay: () => void): Telephony {
+  let told = false;
+  return {
+    name: carrier.name,
+    needsPromptAudio: carrier.needsPromptAudio,
+    timeScale: carrier.timeScale,
+    async placeCall(request) {
+      const placed = await carrier.placeCall(request);
+      if (placed.outcome !== 'answered') return placed;
+      const session = placed.session;
+      const play = session.play.bind(session);
+      session.play = (prompt) => {
+        if (!told) {
+          told = true;
+          onFirstPlay();
+        }
+        return play(prompt);
+      };
+      return placed;
+    },
+  };
+}
+
+test.after.each(async () => {
+  await Promise.all(peers.splice(0).map((peer) => peer.stop()));
+  await Promise.all(carriers.splice(0).map((carrier) => carrier.close?.()));
+});
+
+test('a spoken yes: personalised prompt heard, answer recognised and routed, stereo recording of both sides', async () => {
+  const wav = await customerWav('yes', 'yes I am interested', 7);
+  const customer = await startBaresipCustomer('127.0.0.30', '+919800000003', wav);
+  peers.push(customer.peer);
+  const engine = await engineFor('127.0.0.30');
+  const result = await engine.run({ callId: 'cal_sip_yes', phone: '+919800000003', language: 'en-IN', attempt: 1, script, variables: { name: 'Mary' }, recording: true });
+
+  assert.is(result.outcome, 'answered');
+  const customerTurn = result.turns.find((turn) => turn.speaker === 'customer');
+  assert.ok(customerTurn, JSON.stringify(result.turns));
+  assert.is(customerTurn!.intent, 'affirm', `recognised: ${customerTurn!.text}`);
+  assert.is(result.disposition, 'interested');
+  assert.equal(result.turns.map((turn) => turn.step_id), ['greet', 'greet', 'confirm']);
+
+  // What the customer heard: the prompt with the contact's name in it.
+  await customer.peer.stop(); // baresip writes its recording out on exit
+  const heard = decodeWav(customer.heardWav());
+  const words = await recognizer.recognize(resample({ pcm: heard.channels[0]!, sampleRate: heard.sampleRate }, 16_000), 'en-US');
+  assert.match(words.text, /\bmary\b/i, `the customer heard: ${words.text}`);
+  assert.match(words.text, /\b(renew|loan|advisor|tomorrow)\b/i, `the customer heard: ${words.text}`);
+
+  // The recording: 16 kHz stereo, agent left, customer right; the right channel is the WAV baresip sent.
+  const recording = decodeWav(result.recording!.wav);
+  assert.is(recording.channels.length, 2);
+  assert.is(recording.sampleRate, 16_000);
+  const [left, right] = recording.channels;
+  const sent = decodeWav(readFileSync(wav));
+  const customerSide = decimate(right!);
+  const correlation = bestCorrelation(customerSide, sent.channels[0]!, 7 * 8000, 1.6 * 8000, 0.5 * 8000);
+  console.log(`recognised "${customerTurn!.text}"; customer channel vs the WAV sent: correlation ${correlation.toFixed(3)}`);
+  assert.ok(correlation >= 0.95, `customer channel vs the WAV sent: correlation ${correlation.toFixed(3)}`);
+  const greet = result.turns[0]!;
+  assert.ok(rms(left!, greet.start_seconds, greet.end_seconds) > 500, 'the agent speaks on the left channel during the greeting');
+  assert.ok(rms(right!, greet.start_seconds, Math.min(greet.end_seconds, 6.8)) < 50, 'the customer channel is quiet while the customer is');
+});
+
+test('a key during the prompt barges in and routes by dtmf; we send keys too (RFC 4733)', async () => {
+  const wav = await customerWav('silent', 'hmm', 30); // says nothing within the call
+  const customer = await startBaresipCustomer('127.0.0.31', '+919800000004', wav);
+  peers.push(customer.peer);
+  const engine = await engineFor('127.0.0.31', {
+    // Press 2 a second and a half into the first prompt, whenever synthesis lets it start.
+    onFirstPlay: () => setTimeout(() => customer.press('2'), 1500),
+  });
+  // A long greeting, so the key lands inside it.
+  const long = structuredClone(script);
+  long.steps[0]!.say = 'Hello {name}, this is a call about your loan account with us. We have a renewal offer for you today. Would you like to renew your loan?';
+  const result = await engine.run({ callId: 'cal_sip_dtmf', phone: '+919800000004', language: 'en-IN', attempt: 1, script: long, variables: { name: 'Ravi' }, recording: true });
+  assert.is(result.disposition, 'not_interested');
+  const press = result.turns.find((turn) => turn.speaker === 'customer')!;
+  assert.is(press.dtmf, '2');
+  const greet = result.turns[0]!;
+  assert.ok(greet.end_seconds - greet.start_seconds < 5, `the greeting (about 8 s) was cut short by the key: ${JSON.stringify(greet)}`);
+  assert.ok(press.start_seconds <= greet.end_seconds + 0.1, 'the key arrived during the greeting');
+});
+
+function decimate(samples16k: Int16Array): Int16Array {
+  const out = new Int16Array(Math.floor(samples16k.length / 2));
+  for (let index = 0; index < out.length; index++) out[index] = samples16k[index * 2]!;
+  return out;
+}
+
+/** Normalised correlation of `sent[from, from+length)` against `heard` at the best lag within ±`search`. */
+function bestCorrelation(heard: Int16Array, sent: Int16Array, from: number, length: number, search: number): number {
+  const a = sent.subarray(from, from + length);
+  let best = -1;
+  for (let lag = -search; lag <= search; lag += 1) {
+    const start = from + lag;
+    if (start < 0 || start + length > heard.length) continue;
+    let dot = 0;
+    let energyA = 0;
+    let energyB = 0;
+    for (let index = 0; index < length; index += 1) {
+      const x = a[index]!;
+      const y = heard[start + index]!;
+      dot += x * y;
+      energyA += x * x;
+      energyB += y * y;
+    }
+    if (energyA > 0 && energyB > 0) best = Math.max(best, dot / Math.sqrt(energyA * energyB));
+  }
+  return best;
+}
+
+function rms(samples: Int16Array, fromSeconds: number, toSeconds: number): number {
+  const from = Math.floor(fromSeconds * 16_000);
+  const to = Math.min(samples.length, Math.floor(toSeconds * 16_000));
+  let sum = 0;
+  for (let index = from; index < to; index++) sum += samples[index]! * samples[index]!;
+  return Math.sqrt(sum / Math.max(1, to - from));
+}
+
+test.run();

@@ -1,0 +1,101 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { CallRateLimiter } from '../../../../infra/telephony/sip/call-rate-limiter.ts';
+import { CustomerTrack } from '../../../../infra/telephony/sip/customer-track.ts';
+import { answerDirection, buildSdp, parseSdp } from '../../../../infra/telephony/sip/sdp.ts';
+import { decodeTelephoneEvent, encodeTelephoneEvent, TelephoneEventReceiver } from '../../../../infra/telephony/sip/telephone-event.ts';
+import { dtmfOfInfo } from '../../../../infra/telephony/sip/user-agent.ts';
+import { UtteranceDetector } from '../../../../infra/telephony/sip/utterance-detector.ts';
+
+const frame = (amplitude: number) => Int16Array.from({ length: 160 }, (_, index) => Math.round(amplitude * Math.sin(index / 3)));
+
+test('our offer: PCMA, PCMU, telephone-event, 20 ms', () => {
+  const sdp = buildSdp({ address: '127.0.0.1', port: 20000, sessionId: 7, version: 1 });
+  assert.match(sdp, /m=audio 20000 RTP\/AVP 8 0 101\r\n/);
+  assert.match(sdp, /a=rtpmap:101 telephone-event\/8000/);
+  assert.match(sdp, /a=ptime:20/);
+  const parsed = parseSdp(sdp)!;
+  assert.equal(parsed, { address: '127.0.0.1', port: 20000, codec: 'PCMA', telephoneEvent: 101, direction: 'sendrecv' });
+});
+
+test('an answer: the answerer\'s first G.711 codec, its event payload type, media-level address and direction', () => {
+  const answer = 'v=0\r\no=x 1 1 IN IP4 10.0.0.1\r\ns=-\r\nc=IN IP4 10.0.0.1\r\nt=0 0\r\nm=audio 4000 RTP/AVP 0 96\r\nc=IN IP4 10.0.0.9\r\na=rtpmap:96 telephone-event/8000\r\na=sendonly\r\n';
+  assert.equal(parseSdp(answer), { address: '10.0.0.9', port: 4000, codec: 'PCMU', telephoneEvent: 96, direction: 'sendonly' });
+  assert.is(parseSdp('v=0\r\nc=IN IP4 1.2.3.4\r\nm=audio 4000 RTP/AVP 18\r\n'), null, 'G.729 only: nothing we can speak');
+  assert.is(parseSdp('v=0\r\nc=IN IP4 0.0.0.0\r\nm=audio 4000 RTP/AVP 8\r\n')!.direction, 'inactive', 'old-style hold');
+  assert.is(answerDirection('sendonly'), 'recvonly');
+  assert.is(answerDirection('inactive'), 'inactive');
+});
+
+test('RFC 4733: encode/decode, one key per event timestamp', () => {
+  const payload = encodeTelephoneEvent({ digit: '#', end: true, volume: 10, duration: 800 });
+  assert.equal(decodeTelephoneEvent(payload), { digit: '#', end: true, volume: 10, duration: 800 });
+  const receiver = new TelephoneEventReceiver();
+  assert.is(receiver.accept(1000, encodeTelephoneEvent({ digit: '5', end: false, volume: 10, duration: 160 })), '5');
+  assert.is(receiver.accept(1000, encodeTelephoneEvent({ digit: '5', end: true, volume: 10, duration: 800 })), null);
+  assert.is(receiver.accept(2000, encodeTelephoneEvent({ digit: '5', end: false, volume: 10, duration: 160 })), '5', 'the same key again');
+  assert.throws(() => encodeTelephoneEvent({ digit: 'x', end: false, volume: 0, duration: 0 }));
+});
+
+test('SIP INFO DTMF bodies', () => {
+  assert.is(dtmfOfInfo('application/dtmf-relay', 'Signal=7\r\nDuration=160\r\n'), '7');
+  assert.is(dtmfOfInfo('application/dtmf', '#'), '#');
+  assert.is(dtmfOfInfo('text/plain', '7'), null);
+});
+
+test('the customer track places packets by RTP timestamp: reordered, lost and wrapped', () => {
+  const track = new CustomerTrack(10);
+  const ssrc = 42;
+  const base = 0xffffff00; // wraps after two packets
+  const packet = (value: number) => new Int16Array(160).fill(value);
+  track.place(ssrc, base, 800, packet(1)); // arrives 100 ms after answer
+  track.place(ssrc, (base + 320) >>> 0, 1130, packet(3)); // the third, before the second
+  track.place(ssrc, (base + 160) >>> 0, 1140, packet(2)); // late
+  track.place(ssrc, (base + 640) >>> 0, 1450, packet(5)); // the fourth was lost
+  const audio = track.read(800, 800 + 800);
+  assert.is(audio[0], 1);
+  assert.is(audio[160], 2);
+  assert.is(audio[320], 3);
+  assert.is(audio[480], 0, 'lost: silence');
+  assert.is(audio[640], 5);
+  // A new source re-anchors at its arrival.
+  track.place(99, 5, 4000, packet(9));
+  assert.is(track.read(4000, 4001)[0], 9);
+});
+
+test('utterance detector: start after sustained voice, end after 700 ms of quiet, clicks ignored', () => {
+  const detector = new UtteranceDetector();
+  const events: Array<{ kind: string; frame: number }> = [];
+  const feed = (amplitude: number, frames: number) => {
+    for (let index = 0; index < frames; index++) {
+      const event = detector.push(frame(amplitude));
+      if (event) events.push(event);
+    }
+  };
+  feed(0, 25);
+  feed(8000, 2); // a 40 ms click
+  feed(0, 25);
+  feed(6000, 40); // 800 ms of speech from frame 52
+  feed(0, 50);
+  assert.equal(events, [
+    { kind: 'start', frame: 52 },
+    { kind: 'end', frame: 92 },
+  ]);
+});
+
+test('calls per second: INVITEs spaced by 1/CPS in order', async () => {
+  let now = 1000;
+  const waits: number[] = [];
+  const limiter = new CallRateLimiter(4, () => now, async (ms) => {
+    waits.push(ms);
+  });
+  await limiter.acquire();
+  await limiter.acquire();
+  await limiter.acquire();
+  assert.equal(waits, [250, 500]);
+  now = 5000; // idle for a while: no debt carried
+  await limiter.acquire();
+  assert.equal(waits, [250, 500]);
+});
+
+test.run();

@@ -16,6 +16,13 @@ import { loadConfig } from './infra/config.ts';
 import { newId } from './infra/ids.ts';
 import { createLogger } from './infra/logger.ts';
 import { findApiKey, listApiKeys } from './projections/api-keys.ts';
+import { complianceAuditDecider, complianceAuditStream } from './domain/compliance/audit.ts';
+import type { EnabledPack } from './domain/compliance/packs.ts';
+import { complianceSettingsDecider, complianceSettingsStream, validatePacks } from './domain/compliance/settings.ts';
+import { parseAnalyticsRange } from './http/analytics-range.ts';
+import { auditDocument } from './http/routes/compliance.ts';
+import { createComplianceAuditRunner } from './processes/compliance/audit-runner.ts';
+import { countAuditSubjects, findComplianceAudit } from './projections/compliance-audits.ts';
 import { findWorkspace, listWorkspaces } from './projections/workspaces.ts';
 
 class UsageError extends Error {}
@@ -34,13 +41,29 @@ const USAGE = `usage: npm run -s cli -- <command> [--json]
   projections rebuild [NAME]
   processes status
   processes dead-letters [--process NAME]
-  processes retry DEAD_LETTER_ID`;
+  processes retry DEAD_LETTER_ID
+  compliance audit --workspace WORKSPACE_ID --from DATE --to DATE [--campaign CAMPAIGN_ID] [--timezone ZONE] [--settings JSON]
+      re-evaluates the calls of the range under --settings ({"packs":[...]}, default: the workspace's current
+      settings) without changing their results, and prints what would change (docs/compliance.md)`;
 
 type Output = Record<string, unknown> | Array<Record<string, unknown>>;
 
 interface Invocation {
   words: string[];
-  flags: { name?: string; scope?: string; workspace?: string; process?: string; prefix?: string; limit?: string; json: boolean };
+  flags: {
+    name?: string;
+    scope?: string;
+    workspace?: string;
+    process?: string;
+    prefix?: string;
+    limit?: string;
+    from?: string;
+    to?: string;
+    campaign?: string;
+    timezone?: string;
+    settings?: string;
+    json: boolean;
+  };
 }
 
 function parse(argv: string[]): Invocation {
@@ -55,6 +78,11 @@ function parse(argv: string[]): Invocation {
         process: { type: 'string' },
         prefix: { type: 'string' },
         limit: { type: 'string' },
+        from: { type: 'string' },
+        to: { type: 'string' },
+        campaign: { type: 'string' },
+        timezone: { type: 'string' },
+        settings: { type: 'string' },
         json: { type: 'boolean', default: false },
         help: { type: 'boolean', default: false },
       },
@@ -201,9 +229,53 @@ async function run(runtime: Runtime, { words, flags }: Invocation): Promise<Outp
         await new Promise((resolve) => setTimeout(resolve, 200));
       }
     }
+    case 'compliance audit':
+      return complianceAudit(runtime, flags);
     default:
       throw new UsageError(command ? `unknown command: ${command}` : 'missing command');
   }
+}
+
+/**
+ * A re-audit for auditors, in one command: requested like POST /v1/compliance/audits (the same events, so the API
+ * shows it too), run here to completion on the analysis threads, and its report printed. A server running on the
+ * same DATA_DIR may take batches of it as well; each batch is recorded once (audit.ts).
+ */
+async function complianceAudit(runtime: Runtime, flags: Invocation['flags']): Promise<Output> {
+  const workspaceId = required(flags.workspace, '--workspace');
+  requireWorkspace(runtime, workspaceId);
+  await runtime.projections.catchUp();
+  let packs: EnabledPack[];
+  if (flags.settings !== undefined) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(flags.settings);
+    } catch {
+      throw new UsageError('--settings must be JSON such as {"packs":[{"id":"in-rbi-recovery"}]}');
+    }
+    packs = validatePacks((parsed as { packs?: unknown } | null)?.packs);
+  } else {
+    packs = (await runtime.commands.load(complianceSettingsDecider, complianceSettingsStream(workspaceId))).state.packs;
+  }
+  let range: ReturnType<typeof parseAnalyticsRange>;
+  try {
+    range = parseAnalyticsRange({ from: required(flags.from, '--from'), to: required(flags.to, '--to'), timezone: flags.timezone });
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+  const campaignId = flags.campaign ?? null;
+  const now = runtime.clock.now();
+  const auditId = newId('aud', now);
+  const total = countAuditSubjects(runtime.readDb, { workspaceId, from: range.fromInstant, to: range.toInstant, campaignId });
+  await runtime.commands.handle(
+    complianceAuditDecider,
+    complianceAuditStream(auditId),
+    { type: 'RequestComplianceAudit', data: { audit_id: auditId, workspace_id: workspaceId, basis: 'settings', packs, from: range.fromInstant, to: range.toInstant, campaign_id: campaignId, total, requested_at: now.toISOString() } },
+    context(runtime, workspaceId),
+  );
+  await createComplianceAuditRunner(runtime).runToCompletion(auditId, workspaceId);
+  await runtime.projections.catchUp();
+  return auditDocument(findComplianceAudit(runtime.readDb, workspaceId, auditId)!) as unknown as Output;
 }
 
 function print(output: Output, json: boolean, jsonLines: boolean): void {

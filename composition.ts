@@ -5,6 +5,9 @@ import { join } from 'node:path';
 import { CommandHandler } from './commands/handler.ts';
 import { upcast } from './domain/upcasters.ts';
 import { createAnalysisPool } from './infra/analysis/analysis-pool.ts';
+import type { TranscriptSearcher } from './infra/search/port.ts';
+import { createSearchPool } from './infra/search/search-pool.ts';
+import type { ComplianceEvaluator } from './infra/analysis/compliance-evaluation.ts';
 import type { TranscriptAnalysis } from './infra/analysis/transcript-analysis.ts';
 import { createFileBlobStore } from './infra/blobs/file-blob-store.ts';
 import type { BlobStore } from './infra/blobs/port.ts';
@@ -30,6 +33,8 @@ import { createCallTranscription } from './processes/analysis/call-transcription
 import { createTranscriptionWorker } from './processes/analysis/transcription-worker.ts';
 import type { ConversationSpeech } from './processes/calling/conversation-ports.ts';
 import { createDialingProcesses } from './processes/calling/dialing.ts';
+import { createComplianceAuditRunner } from './processes/compliance/audit-runner.ts';
+import { createPostCallCompliance } from './processes/compliance/post-call-evaluation.ts';
 import { offlineConversationSpeech } from './processes/calling/offline-speech.ts';
 import type { ProcessManager } from './processes/process-manager.ts';
 import { ProcessRunner, type ProcessRunnerOptions } from './processes/runner.ts';
@@ -79,8 +84,12 @@ export interface Runtime {
   conversationSpeech: ConversationSpeech;
   /** Audio to text for transcription jobs (SPEECH_API_URL, else PocketSphinx for English). */
   recognizer: SpeechRecognizer;
+  /** Transcript search on worker threads with their own read-only connections (SEARCH_THREADS, SEARCH_BUDGET_MS). */
+  transcriptSearch: TranscriptSearcher;
   /** Summary, sentiment, intent and QA scoring of transcripts, on worker threads (ANALYSIS_THREADS, ANALYSIS_BUDGET_SECONDS). */
   transcriptAnalysis: TranscriptAnalysis;
+  /** The post-call compliance rules of a transcript, on the same worker threads as the analysis. */
+  complianceEvaluator: ComplianceEvaluator;
   /** Starts projections, process managers and timers. */
   start(): Promise<void>;
   /** Stops background work and closes the databases. */
@@ -151,7 +160,14 @@ export function openReadModelDatabase(path: string): Database.Database {
 
 /** Every process manager the server runs. */
 export function allProcessManagers(ports: RuntimePorts): ProcessManager[] {
-  return [createTranscriptionWorker(ports), createCallTranscription(ports), ...createDialingProcesses(ports), ...webhookProcessManagers(ports)];
+  return [
+    createTranscriptionWorker(ports),
+    createCallTranscription(ports),
+    createPostCallCompliance(ports),
+    createComplianceAuditRunner(ports),
+    ...createDialingProcesses(ports),
+    ...webhookProcessManagers(ports),
+  ];
 }
 
 /** The event store the configuration names, as it was recorded (`auditLog`). */
@@ -197,6 +213,11 @@ export function createRuntime(
   const timers = new TimerScheduler(readDb, commands, clock, logger);
   const urlSigner = loadUrlSigner(config.urlSigningKeyPath, config.URL_SIGNING_SECRET);
   const workerConcurrency = config.WORKER_CONCURRENCY ?? availableParallelism();
+  // Leaves a core to the event loop; at least one thread. Analysis and the compliance rules share it.
+  const analysisPool = createAnalysisPool({
+    threads: config.ANALYSIS_THREADS ?? Math.max(1, availableParallelism() - 1),
+    budgetMs: config.ANALYSIS_BUDGET_SECONDS * 1000,
+  });
   const recognizer = createSpeechRecognizer({ apiUrl: config.SPEECH_API_URL, apiKey: config.SPEECH_API_KEY, model: config.SPEECH_MODEL, localConcurrency: workerConcurrency });
   const telephony = createTelephony(config, (message, fields) => logger.warn(fields ?? {}, message));
   const ports: RuntimePorts = {
@@ -219,11 +240,9 @@ export function createRuntime(
     // which the configured recogniser (PocketSphinx for English, SPEECH_API_URL for every language) hears.
     conversationSpeech: telephony.needsPromptAudio ? offlineConversationSpeech({ recognizer }) : offlineConversationSpeech(),
     recognizer,
-    // Leaves a core to the event loop; at least one thread.
-    transcriptAnalysis: createAnalysisPool({
-      threads: config.ANALYSIS_THREADS ?? Math.max(1, availableParallelism() - 1),
-      budgetMs: config.ANALYSIS_BUDGET_SECONDS * 1000,
-    }),
+    transcriptSearch: createSearchPool({ path: config.readModelPath, threads: config.SEARCH_THREADS, budgetMs: config.SEARCH_BUDGET_MS }),
+    transcriptAnalysis: analysisPool,
+    complianceEvaluator: analysisPool,
   };
   const processes = new ProcessRunner(store, stateDb, makeProcesses(ports), logger, options.processes);
   // Creates its table: every table of state.db exists before older records are moved in.
@@ -244,6 +263,7 @@ export function createRuntime(
       await ports.telephony.close?.();
       await projections.stop();
       await ports.transcriptAnalysis.close();
+      await ports.transcriptSearch.close();
       await store.close();
       readDb.close();
       stateDb.close();

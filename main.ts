@@ -6,7 +6,7 @@
 import { serve } from '@hono/node-server';
 import type { Server } from 'node:http';
 import { allProcessManagers, createRuntime } from './composition.ts';
-import { createHttpApp } from './http/app.ts';
+import { createService } from './http/service.ts';
 import { answerMalformedRequest } from './http/malformed-request.ts';
 import { loadConfig } from './infra/config.ts';
 import { lockDataDir } from './infra/storage/data-dir-lock.ts';
@@ -23,8 +23,8 @@ async function main(): Promise<void> {
   }
   const runtime = createRuntime(config, logger, allProcessManagers, { projectionThread: config.PROJECTION_THREAD });
   await runtime.start();
-  const app = createHttpApp(runtime);
-  const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, (info) => {
+  const service = createService(runtime);
+  const server = serve({ fetch: service.fetch, port: config.PORT, hostname: config.HOST }, (info) => {
     logger.info(
       { host: info.address, port: info.port, data_dir: config.dataDirectory, eventstore: config.EVENTSTORE_URL ? 'eventstoredb' : 'sqlite', clock: config.CLOCK },
       'listening',

@@ -1,3 +1,6 @@
+import { CALL_PURPOSE_DESCRIPTION, isCallPurpose } from './compliance/contact-fields.ts';
+import type { PreDialDecision } from './compliance/pre-dial-rules.ts';
+import type { CallPurpose } from './compliance/rule.ts';
 import { contactTemplateValues } from './campaign/queries.ts';
 import { isEventOfType, type Decider, type DomainEvent } from './shared/decider.ts';
 import { alreadyDone, DomainError, invalidState, notFound } from './shared/errors.ts';
@@ -80,6 +83,11 @@ export interface PlaceCallFacts {
   agent_found?: boolean;
   /** With `qa_scorecard_id`: whether that scorecard exists in the workspace. */
   scorecard_found?: boolean;
+  /**
+   * For a single call: the pre-dial compliance rules' refusal, if any (decidePreDial, asked by the route with the
+   * workspace's packs); a campaign's calls are asked by the dialer before it reserves the attempt.
+   */
+  compliance?: PreDialDecision | null;
 }
 
 /** What placing a call needs to know of its script's current version. */
@@ -112,6 +120,8 @@ export interface CallPlacement {
     agent_id?: string | null;
     /** The QA scorecard the call's transcript is scored against (absent or null: the campaign's or workspace's). */
     qa_scorecard_id?: string | null;
+    /** Why the call is made (issue 14): its campaign's purpose, or the single call's (default `service`). */
+    purpose?: CallPurpose;
 }
 
 export interface PlaceCall {
@@ -441,6 +451,7 @@ function checkPlacement({ data, facts }: PlaceCall): SupportedLanguage {
     if (Object.keys(data.variables).length > MAX_SINGLE_CALL_VARIABLES) {
       throw invalidParameter('metadata', data.variables, `an object of at most ${MAX_SINGLE_CALL_VARIABLES} keys`);
     }
+    if (data.purpose !== undefined && !isCallPurpose(data.purpose)) throw invalidParameter('purpose', data.purpose, CALL_PURPOSE_DESCRIPTION);
     const script = facts.script;
     if (script === null) throw notFound('script', data.script_id);
     if (!script.single_call_enabled) {
@@ -463,6 +474,17 @@ function checkPlacement({ data, facts }: PlaceCall): SupportedLanguage {
   if (data.qa_scorecard_id && !facts.scorecard_found) throw notFound('qa_scorecard', data.qa_scorecard_id);
   if (facts.suppressed) {
     throw new DomainError('number_suppressed', `${data.contact.phone} is on the workspace's do-not-call list.`, { phone: data.contact.phone });
+  }
+  const blocked = facts.compliance;
+  if (blocked) {
+    throw new DomainError('compliance_blocked', `Compliance rule ${blocked.rule_id} blocks this call: ${blocked.reason}.`, {
+      rule_id: blocked.rule_id,
+      check: blocked.check,
+      severity: blocked.severity,
+      rule_pack: blocked.rule_pack,
+      reason: blocked.reason,
+      retry_after: blocked.outcome === 'wait' ? blocked.until.toISOString() : null,
+    });
   }
   return data.language;
 }

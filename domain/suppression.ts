@@ -9,7 +9,11 @@ import { streamCategory } from './shared/stream-name.ts';
  * off. The dialer checks it before every attempt: a suppressed contact becomes final `dnd` without a call.
  * Adding a number that is already listed changes nothing (no event), so replays and repeated requests are safe.
  */
-export type SuppressionSource = 'call_outcome' | 'api';
+/**
+ * `call_outcome`: a call ended `dnd`; `opt_out`: the compliance check found the person asking, in the transcript,
+ * not to be called again (issue 14, in-dpdp); `api`: POST /v1/suppressions.
+ */
+export type SuppressionSource = 'call_outcome' | 'opt_out' | 'api';
 
 export interface SuppressNumber {
   type: 'SuppressNumber';
@@ -67,6 +71,12 @@ export function decideSuppression(command: SuppressionCommand, state: Suppressio
 
 export function isSuppressed(state: SuppressionState, phone: string): boolean {
   return state.numbers.has(phone);
+}
+
+/** On the list because its owner asked not to be called again (a `dnd` outcome or a detected opt-out), not by the API. */
+export function hasOptedOut(state: SuppressionState, phone: string): boolean {
+  const source = state.numbers.get(phone)?.source;
+  return source === 'call_outcome' || source === 'opt_out';
 }
 
 export const suppressionDecider: Decider<SuppressionCommand, SuppressionEvent, SuppressionState> = {

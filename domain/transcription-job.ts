@@ -15,7 +15,8 @@ import { streamCategory } from './shared/stream-name.ts';
  * Only the attempt that is current may complete or fail the job, so a worker that wakes up late after an
  * interruption cannot overwrite the result of the attempt that replaced it.
  */
-export const TRANSCRIPTION_FEATURES = ['transcription', 'summary', 'sentiment', 'intent', 'qa_scoring'] as const;
+/** `compliance`: the post-call compliance rules of the workspace's packs are evaluated on the transcript (issue 14; docs/compliance.md). */
+export const TRANSCRIPTION_FEATURES = ['transcription', 'summary', 'sentiment', 'intent', 'qa_scoring', 'compliance'] as const;
 export type TranscriptionFeature = (typeof TRANSCRIPTION_FEATURES)[number];
 
 export const MIN_SPEAKERS = 1;

@@ -18,7 +18,15 @@ type Upcaster = (data: Record<string, unknown>, schemaVersion: number) => Record
 
 const UPCASTERS: Readonly<Record<string, Upcaster>> = {
   // Campaigns created before QA scorecards could be named on them (2026-11) name none.
-  CampaignCreated: (data) => (data.qa_scorecard_id === undefined ? { ...data, qa_scorecard_id: null } : data),
+  // ... and before campaigns had a purpose (issue 14, 2026-11) are service campaigns.
+  CampaignCreated: (data) => {
+    let upcast = data;
+    if (upcast.qa_scorecard_id === undefined) upcast = { ...upcast, qa_scorecard_id: null };
+    if (upcast.purpose === undefined) upcast = { ...upcast, purpose: 'service' };
+    return upcast;
+  },
+  // Calls placed before calls had a purpose (issue 14, 2026-11) were service calls.
+  CallPlaced: (data) => (data.purpose === undefined ? { ...data, purpose: 'service' } : data),
   // Escalations recorded before human agents existed (2026-11) name none.
   CallEscalated: (data) => (data.agent_id === undefined ? { ...data, agent_id: null, unassigned_reason: null } : data),
   // Registrations recorded before webhook secrets were sealed (2026-11) carry the secret in plain text and no flag.

@@ -10,7 +10,7 @@ import { streamCategory } from './shared/stream-name.ts';
  * `secret_sealed`) and are still honoured. It is never part of a response or a log line.
  */
 
-/** The events a webhook can subscribe to (SPEC "Events", plus `transcription.failed`). */
+/** The events a webhook can subscribe to (SPEC "Events", plus `transcription.failed` and `compliance.violation`). */
 export const WEBHOOK_EVENT_NAMES = [
   'call.completed',
   'call.disposition_set',
@@ -20,6 +20,7 @@ export const WEBHOOK_EVENT_NAMES = [
   'campaign.completed',
   'transcription.completed',
   'transcription.failed',
+  'compliance.violation',
 ] as const;
 
 export type WebhookEventName = (typeof WEBHOOK_EVENT_NAMES)[number];

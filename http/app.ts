@@ -1,3 +1,4 @@
+import { complianceRoutes } from './routes/compliance.ts';
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { readFileSync } from 'node:fs';
 import type { Database } from 'better-sqlite3';
@@ -9,6 +10,7 @@ import type { Config } from '../infra/config.ts';
 import type { SecretBox } from '../infra/crypto/secret-box.ts';
 import type { EventStore } from '../infra/eventstore/port.ts';
 import type { Logger } from '../infra/logger.ts';
+import type { TranscriptSearcher } from '../infra/search/port.ts';
 import type { ProcessStatus } from '../processes/runner.ts';
 import type { ReadModelProgress } from '../projections/read-model-progress.ts';
 import type { ProjectionStatus } from '../projections/runner.ts';
@@ -61,6 +63,7 @@ export interface HttpPorts {
   blobs: BlobStore;
   recordingLinks: RecordingLinks;
   secrets: SecretBox;
+  transcriptSearch: TranscriptSearcher;
 }
 
 const packageVersion = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -112,8 +115,9 @@ export function createHttpApp(ports: HttpPorts, overrides: Partial<HttpDependenc
   app.route('/v1', agentRoutes(resources));
   app.route('/v1', workspaceRoutes(resources));
   app.route('/v1', analyticsRoutes(resources));
+  app.route('/v1', complianceRoutes(resources));
   app.route('/v1', recordingRoutes({ readDb, blobs, recordingLinks }));
-  app.route('/v1', analyticsSearchRoutes({ readDb }));
+  app.route('/v1', analyticsSearchRoutes({ transcriptSearch: ports.transcriptSearch }));
   // Only on a manual clock (CLOCK=manual); otherwise the path does not exist.
   const manualClock = manualClockOf(clock);
   if (manualClock) app.route('/v1', sandboxClockRoutes(manualClock));

@@ -22,6 +22,7 @@ export const ERROR_STATUS = {
   invalid_state: 409,
   already_exists: 409,
   number_suppressed: 409,
+  compliance_blocked: 409,
   limit_exceeded: 409,
   idempotency_key_reused: 409,
   idempotency_in_progress: 409,
@@ -31,6 +32,7 @@ export const ERROR_STATUS = {
   rate_limit_exceeded: 429,
   internal_error: 500,
   service_unavailable: 503,
+  search_budget_exceeded: 503,
 } as const satisfies Record<string, ContentfulStatusCode>;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

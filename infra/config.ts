@@ -50,6 +50,10 @@ const configSchema = z.object({
   /** How long the analysis of one transcript may run before it is stopped (`analysis_budget_exceeded`). */
   PROJECTION_THREAD: booleanString.default(true),
   ANALYSIS_BUDGET_SECONDS: z.coerce.number().positive().max(3600).default(60),
+  /** Worker threads that run transcript searches (GET /v1/analytics/search) off the event loop. */
+  SEARCH_THREADS: z.coerce.number().int().min(1).max(64).default(1),
+  /** How long one transcript search may run before it is stopped (`search_budget_exceeded`). */
+  SEARCH_BUDGET_MS: z.coerce.number().int().min(1).max(600_000).default(5_000),
   SPEECH_API_URL: z.string().url().optional(),
   SPEECH_API_KEY: z.string().optional(),
   SPEECH_MODEL: z.string().default('whisper-1'),

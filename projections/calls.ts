@@ -51,6 +51,7 @@ export const callsProjection = defineProjection<CallEvent>({
     CREATE INDEX IF NOT EXISTS calls_by_campaign ON calls (campaign_id, started_at DESC, call_id DESC);
     CREATE INDEX IF NOT EXISTS calls_by_disposition ON calls (workspace_id, disposition, started_at DESC, call_id DESC);
     CREATE INDEX IF NOT EXISTS calls_by_language ON calls (workspace_id, language, started_at DESC, call_id DESC);
+    CREATE INDEX IF NOT EXISTS calls_by_phone ON calls (workspace_id, phone, started_at);
     CREATE INDEX IF NOT EXISTS calls_by_agent ON calls (workspace_id, agent_id, started_at DESC, call_id DESC) WHERE agent_id IS NOT NULL;`);
   },
   prepare(db) {
@@ -313,4 +314,16 @@ export function listCalls(db: Database, workspaceId: string, filter: CallFilter,
     data: list.page.all(...parameters, limit, offset).map(listItemOf),
     total: list.count.get(...parameters)?.total ?? 0,
   };
+}
+
+const attemptStatements = new WeakMap<Database, Statement<[string, string, string], { count: number }>>();
+
+/** Calls placed by the workspace to a number since an instant (the attempt caps of the pre-dial rules; indexed by phone). */
+export function callsToNumberSince(db: Database, workspaceId: string, phone: string, since: Date): number {
+  let statement = attemptStatements.get(db);
+  if (!statement) {
+    statement = db.prepare('SELECT count(*) AS count FROM calls WHERE workspace_id = ? AND phone = ? AND started_at >= ?');
+    attemptStatements.set(db, statement);
+  }
+  return statement.get(workspaceId, phone, since.toISOString())?.count ?? 0;
 }

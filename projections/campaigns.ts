@@ -1,3 +1,4 @@
+import type { CallPurpose } from '../domain/compliance/rule.ts';
 import type { Database, Statement } from 'better-sqlite3';
 import type { CampaignEvent, CampaignProgress, CampaignSchedule, CampaignStatus, CallingHours, CompletionReason } from '../domain/campaign.ts';
 import { CAMPAIGN_LIFECYCLE_EVENT_TYPES, campaignIdOf } from '../domain/campaign.ts';
@@ -19,7 +20,7 @@ const PROGRESS_COLUMNS = ['total_contacts', 'calls_made', 'calls_connected', ...
 
 export const campaignsProjection = defineProjection<CampaignEvent>({
   name: 'campaigns',
-  version: 2,
+  version: 3,
   tables: ['campaigns', 'campaign_snapshots'],
   eventTypes: [
     ...CAMPAIGN_LIFECYCLE_EVENT_TYPES,
@@ -42,6 +43,7 @@ export const campaignsProjection = defineProjection<CampaignEvent>({
       schedule TEXT,
       calling_hours TEXT,
       recording_enabled INTEGER NOT NULL,
+      purpose TEXT NOT NULL DEFAULT 'service',
       created_at TEXT NOT NULL,
       started_at TEXT,
       ended_at TEXT,
@@ -67,8 +69,8 @@ export const campaignsProjection = defineProjection<CampaignEvent>({
   prepare(db) {
     const insert = db.prepare(
       `INSERT OR REPLACE INTO campaigns (campaign_id, workspace_id, name, status, script_id, script_version, language, total_contacts,
-         max_attempts, retry_interval_minutes, schedule, calling_hours, recording_enabled, created_at)
-       VALUES (?, ?, ?, 'scheduled', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         max_attempts, retry_interval_minutes, schedule, calling_hours, recording_enabled, purpose, created_at)
+       VALUES (?, ?, ?, 'scheduled', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     const setStatus = db.prepare('UPDATE campaigns SET status = ? WHERE campaign_id = ?');
     const started = db.prepare(`UPDATE campaigns SET status = 'running', started_at = ? WHERE campaign_id = ?`);
@@ -101,6 +103,7 @@ export const campaignsProjection = defineProjection<CampaignEvent>({
             created.schedule ? JSON.stringify(created.schedule) : null,
             created.calling_hours ? JSON.stringify(created.calling_hours) : null,
             created.recording_enabled ? 1 : 0,
+            created.purpose,
             created.created_at,
           );
           break;
@@ -151,6 +154,7 @@ export interface CampaignDocument {
   schedule: CampaignSchedule | null;
   calling_hours: CallingHours | null;
   recording_enabled: boolean;
+  purpose: CallPurpose;
   created_at: string;
   started_at: string | null;
   ended_at: string | null;
@@ -173,6 +177,7 @@ interface CampaignRow extends Record<Disposition, number> {
   schedule: string | null;
   calling_hours: string | null;
   recording_enabled: number;
+  purpose: CallPurpose;
   created_at: string;
   started_at: string | null;
   ended_at: string | null;
@@ -206,6 +211,7 @@ function documentOf(row: CampaignRow): CampaignDocument {
     schedule: row.schedule === null ? null : (JSON.parse(row.schedule) as CampaignSchedule),
     calling_hours: row.calling_hours === null ? null : (JSON.parse(row.calling_hours) as CallingHours),
     recording_enabled: row.recording_enabled === 1,
+    purpose: row.purpose,
     created_at: row.created_at,
     started_at: row.started_at,
     ended_at: row.ended_at,

@@ -14,6 +14,9 @@ import { transcriptSearchProjection } from './transcript-search.ts';
 import { webhookDeliveriesProjection } from './webhook-deliveries.ts';
 import { webhooksProjection } from './webhooks.ts';
 import { workspacesProjection } from './workspaces.ts';
+import { complianceAuditsProjection } from './compliance-audits.ts';
+import { complianceResultsProjection } from './compliance-results.ts';
+import { complianceSettingsProjection } from './compliance-settings.ts';
 
 /** Every read model of the service. `projections rebuild NAME` takes these names. */
-export const allProjections: readonly Projection[] = [workspacesProjection, apiKeysProjection, timersProjection, scriptsProjection, qaScorecardsProjection, transcriptionJobsProjection, campaignsProjection, callsProjection, suppressionsProjection, dialerProjection, agentsProjection, analyticsProjection, webhooksProjection, webhookDeliveriesProjection, transcriptSearchProjection];
+export const allProjections: readonly Projection[] = [workspacesProjection, apiKeysProjection, timersProjection, scriptsProjection, qaScorecardsProjection, transcriptionJobsProjection, campaignsProjection, callsProjection, suppressionsProjection, dialerProjection, agentsProjection, analyticsProjection, webhooksProjection, webhookDeliveriesProjection, transcriptSearchProjection, complianceSettingsProjection, complianceResultsProjection, complianceAuditsProjection];

@@ -220,8 +220,14 @@ export class ProjectionRunner {
           for (const table of projection.tables) this.db.exec(`DROP TABLE IF EXISTS main."${table}"`);
           projection.migrate(this.db);
           for (const table of projection.tables) {
-            const copied = this.db.prepare(`SELECT name FROM rebuild.sqlite_master WHERE name = ?`).get(table);
-            if (copied) this.db.exec(`INSERT INTO main."${table}" SELECT * FROM rebuild."${table}"`);
+            const copied = this.db.prepare<[string], { sql: string }>(`SELECT sql FROM rebuild.sqlite_master WHERE name = ?`).get(table);
+            if (!copied) continue;
+            if (/^CREATE VIRTUAL TABLE/i.test(copied.sql)) {
+              // `SELECT *` of a virtual (FTS) table leaves out its rowid, and an INSERT without one numbers the rows
+              // afresh: copy it, since read models key other rows on it (transcript search's segment ids).
+              const columns = (this.db.prepare('SELECT name FROM pragma_table_info(?, ?)').all(table, 'rebuild') as Array<{ name: string }>).map((column) => `"${column.name}"`);
+              this.db.exec(`INSERT INTO main."${table}" (rowid, ${columns.join(', ')}) SELECT rowid, ${columns.join(', ')} FROM rebuild."${table}"`);
+            } else this.db.exec(`INSERT INTO main."${table}" SELECT * FROM rebuild."${table}"`);
           }
           this.db
             .prepare('INSERT OR REPLACE INTO projection_checkpoints (name, position, version, rebuilding) VALUES (?, ?, ?, 0)')

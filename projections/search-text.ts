@@ -3,31 +3,36 @@
  * query is normalised exactly like the segments it must find.
  *
  * Normalisation: Unicode NFC, lower case, and without the characters people type inconsistently: zero-width
- * space/joiner/non-joiner, word joiner, BOM, and the Devanagari nukta (U+093C; NFC already splits the precomposed
- * nukta letters such as क़ U+0958 into क + U+093C, so "क़र्ज़" and "कर्ज" are the same word to search).
+ * space/joiner/non-joiner, word joiner, BOM, and the nukta of every Indic script that has one: Devanagari U+093C
+ * (NFC already splits the precomposed nukta letters such as क़ U+0958 into क + U+093C, so "क़र्ज़" and "कर्ज" are
+ * the same word to search), Telugu U+0C3C, and Bengali, Gurmukhi, Gujarati, Oriya and Kannada (U+09BC, U+0A3C,
+ * U+0ABC, U+0B3C, U+0CBC) for names and loan words in those scripts. Tamil has no nukta character (it writes
+ * borrowed sounds with the aytham ஃ, a letter people do type), so nothing Tamil is dropped. U+0001 is the index's
+ * end-of-text mark (below), never text.
  */
-const IGNORED_CHARACTERS = /[\u200B\u200C\u200D\u2060\uFEFF\u093C]/g;
+const IGNORED_CHARACTERS = /[\u0001\u200B\u200C\u200D\u2060\uFEFF\u093C\u09BC\u0A3C\u0ABC\u0B3C\u0C3C\u0CBC]/g;
 
 export function normaliseForSearch(text: string): string {
   return text.normalize('NFC').replace(IGNORED_CHARACTERS, '').toLowerCase();
 }
 
 /**
- * What the trigram index holds: the normalised text with every code point written twice ("loan" → "lloaann").
- * The trigram tokenizer can only look up strings of three characters or more; doubled, a word of two characters
- * has four, so one- and two-character words in every script ("ऋण", "is") use the index too, and only a single
- * character falls back to LIKE. Doubling cannot invent a match: "aabb" occurs in a doubled text only where "ab"
- * occurs in the text (at an odd offset it would need a character equal to both a and b). The price is an index
- * about twice as large.
+ * Closes every indexed text (twice), so that every character of the text, the last one too, starts a trigram:
+ * a word of one or two characters is then found as the prefix of indexed trigrams (transcript-search-queries.ts).
+ * Normalisation removes it from texts and queries, so it never matches anything typed.
  */
-export function doubledForIndex(normalised: string): string {
-  let doubled = '';
-  for (const character of normalised) doubled += character + character;
-  return doubled;
+const END_OF_TEXT = '\u0001';
+
+/** What the trigram index holds for a normalised text: the text, then END_OF_TEXT twice. */
+export function indexedText(normalised: string): string {
+  return normalised + END_OF_TEXT + END_OF_TEXT;
 }
 
-/** Words of at least this many code points are looked up in the trigram index (doubled: four characters). */
-export const INDEXED_WORD_LENGTH = 2;
+/**
+ * Words of at least this many code points are one FTS5 phrase of their trigrams; shorter ones are looked up as the
+ * prefix of the indexed trigrams (END_OF_TEXT above).
+ */
+export const INDEXED_WORD_LENGTH = 3;
 
 export function codePointLength(word: string): number {
   let length = 0;
@@ -48,11 +53,6 @@ export function searchWords(query: string): string[] {
 /** An FTS5 string literal: the only FTS5 syntax a user's word ever reaches the engine through. */
 export function ftsPhrase(word: string): string {
   return `"${word.replaceAll('"', '""')}"`;
-}
-
-/** A LIKE pattern finding `word` anywhere, with `\` as the escape character for `%`, `_` and `\` itself. */
-export function likeContaining(word: string): string {
-  return `%${word.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
 }
 
 const graphemes = new Intl.Segmenter('und', { granularity: 'grapheme' });

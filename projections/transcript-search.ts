@@ -2,30 +2,35 @@ import type { CallEvent } from '../domain/call.ts';
 import { callIdOf } from '../domain/call.ts';
 import type { TranscriptionJobEvent } from '../domain/transcription-job.ts';
 import { defineProjection } from './projection.ts';
-import { doubledForIndex, normaliseForSearch } from './search-text.ts';
+import { indexedText, normaliseForSearch } from './search-text.ts';
 
 /**
  * The transcript search index (GET /v1/analytics/search): every segment of every completed transcription job, the
  * automatic transcripts of calls and standalone jobs alike, as one row of `search_segments` (the original text and
- * what results and filters need) and one row of the FTS5 table `search_segments_fts` (the normalised text with
- * every character doubled, trigram tokenizer: substrings of two characters or more in any script; search-text.ts
- * says why doubled).
+ * what results and filters need) and one row of the FTS5 table `search_segments_fts` (the normalised text closed
+ * by an end-of-text mark, trigram tokenizer: substrings of any length in any script; search-text.ts `indexedText`).
  *
  * Each segment carries its transcript's timeline origin, `started_at`: the call's start for a call transcript
  * (CallPlaced's, or the start the call's end names, as the calls read model does), the submission time for a
  * standalone job. The projection keeps its own small `search_calls` and `search_jobs` tables for that, rather than
  * reading another read model: a rebuild replays this projection alone, into an empty database.
  *
- * The FTS table's rowid is the segment's `segment_id` (queries join on it: reading a stored column of every match
- * would cost twice as much). The runner's rebuild copies tables with `INSERT ... SELECT *`, which renumbers an FTS
- * table's rows 1, 2, 3... in rowid order; that keeps the equality because segment ids are exactly 1..n, in order,
- * in a freshly replayed table (INTEGER PRIMARY KEY, and this projection never deletes a segment). Deleting segments
- * one day would need the FTS copy to carry its rowid; tests/projections/transcript-search-rebuild.test.ts checks it.
+ * Segment ids are partitioned by workspace: `segment_id = workspace number × 2^32 + the workspace's sequence`, the
+ * workspace number given in order of first appearance (`search_workspaces`, which also counts each workspace's
+ * segments). The FTS table's rowid is the segment id, so a query restricts its MATCH to one workspace's rowid range
+ * and FTS5 itself never reads another workspace's postings: isolation costs nothing and an exact count needs no
+ * join. Ids stay below 2^53 (JavaScript's exact integers): at most 2^21 workspaces and 2^32 segments each. The
+ * runner's rebuild copies an FTS table with its rowids (projections/runner.ts), which keeps the pairing;
+ * tests/projections/transcript-search-rebuild.test.ts checks it.
  */
+/** Each workspace's segment ids are `number × SEGMENTS_PER_WORKSPACE + 1 ..`; see above. */
+export const SEGMENTS_PER_WORKSPACE = 2 ** 32;
+const MAX_WORKSPACES = 2 ** 21;
+
 export const transcriptSearchProjection = defineProjection<CallEvent | TranscriptionJobEvent>({
   name: 'transcript_search',
-  version: 1,
-  tables: ['search_calls', 'search_jobs', 'search_segments', 'search_segments_fts'],
+  version: 2,
+  tables: ['search_calls', 'search_jobs', 'search_workspaces', 'search_segments', 'search_segments_fts'],
   eventTypes: ['CallPlaced', 'CallEnded', 'CallFailed', 'TranscriptionJobSubmitted', 'TranscriptionJobCompleted'],
   migrate(db) {
     db.exec(`CREATE TABLE IF NOT EXISTS search_calls (
@@ -40,6 +45,11 @@ export const transcriptSearchProjection = defineProjection<CallEvent | Transcrip
       language TEXT NOT NULL,
       submitted_at TEXT NOT NULL
     );
+    CREATE TABLE IF NOT EXISTS search_workspaces (
+      workspace_id TEXT PRIMARY KEY,
+      number INTEGER NOT NULL UNIQUE,
+      segments INTEGER NOT NULL
+    );
     CREATE TABLE IF NOT EXISTS search_segments (
       segment_id INTEGER PRIMARY KEY,
       workspace_id TEXT NOT NULL,
@@ -51,12 +61,17 @@ export const transcriptSearchProjection = defineProjection<CallEvent | Transcrip
       speaker TEXT NOT NULL,
       text TEXT NOT NULL,
       start_time REAL NOT NULL,
-      end_time REAL NOT NULL
+      end_time REAL NOT NULL,
+      -- The longest segment of the transcript (end_time - start_time): bounds a search for the segments near
+      -- one, which then reads a handful of rows of the transcript's time index, however long the transcript.
+      longest_segment REAL NOT NULL
     );
     CREATE INDEX IF NOT EXISTS search_segments_by_time ON search_segments (workspace_id, started_at DESC, job_id DESC, start_time);
     CREATE INDEX IF NOT EXISTS search_segments_by_job ON search_segments (job_id, start_time);
     CREATE INDEX IF NOT EXISTS search_segments_by_call ON search_segments (call_id) WHERE call_id IS NOT NULL;
-    CREATE VIRTUAL TABLE IF NOT EXISTS search_segments_fts USING fts5(norm, tokenize = 'trigram');`);
+    -- case_sensitive: the text is already lower-cased by normaliseForSearch, so FTS5 must not fold it again in
+    -- its own way: a MATCH then means exactly what instr() on the same text means (the queries use both).
+    CREATE VIRTUAL TABLE IF NOT EXISTS search_segments_fts USING fts5(norm, tokenize = 'trigram case_sensitive 1');`);
   },
   prepare(db) {
     const insertCall = db.prepare('INSERT OR REPLACE INTO search_calls (call_id, campaign_id, started_at) VALUES (?, ?, ?)');
@@ -67,9 +82,14 @@ export const transcriptSearchProjection = defineProjection<CallEvent | Transcrip
       `SELECT j.workspace_id, j.call_id, c.campaign_id, j.language, coalesce(c.started_at, j.submitted_at) AS started_at
        FROM search_jobs j LEFT JOIN search_calls c ON c.call_id = j.call_id WHERE j.job_id = ?`,
     );
+    const workspaceOf = db.prepare<[string], { number: number; segments: number }>('SELECT number, segments FROM search_workspaces WHERE workspace_id = ?');
+    const addWorkspace = db.prepare<[string]>(
+      'INSERT INTO search_workspaces (workspace_id, number, segments) SELECT ?, coalesce(max(number), 0) + 1, 0 FROM search_workspaces',
+    );
+    const countSegments = db.prepare('UPDATE search_workspaces SET segments = segments + ? WHERE workspace_id = ?');
     const insertSegment = db.prepare(
-      `INSERT INTO search_segments (workspace_id, job_id, call_id, campaign_id, language, started_at, speaker, text, start_time, end_time)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO search_segments (segment_id, workspace_id, job_id, call_id, campaign_id, language, started_at, speaker, text, start_time, end_time, longest_segment)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     const indexSegment = db.prepare('INSERT INTO search_segments_fts (rowid, norm) VALUES (?, ?)');
     return (event) => {
@@ -95,8 +115,16 @@ export const transcriptSearchProjection = defineProjection<CallEvent | Transcrip
         case 'TranscriptionJobCompleted': {
           const transcript = transcriptOf.get(event.data.job_id);
           if (transcript === undefined) return;
+          const workspace = workspaceOf.get(transcript.workspace_id) ?? (addWorkspace.run(transcript.workspace_id), workspaceOf.get(transcript.workspace_id)!);
+          if (workspace.number >= MAX_WORKSPACES || workspace.segments + event.data.transcript.length >= SEGMENTS_PER_WORKSPACE) {
+            throw new Error(`transcript search: workspace ${transcript.workspace_id} is past the index's id space (workspace number ${workspace.number})`);
+          }
+          let segmentId = workspace.number * SEGMENTS_PER_WORKSPACE + workspace.segments;
+          const longestSegment = event.data.transcript.reduce((longest, segment) => Math.max(longest, segment.end_time - segment.start_time), 0);
           for (const segment of event.data.transcript) {
-            const { lastInsertRowid } = insertSegment.run(
+            segmentId++;
+            insertSegment.run(
+              segmentId,
               transcript.workspace_id,
               event.data.job_id,
               transcript.call_id,
@@ -107,9 +135,11 @@ export const transcriptSearchProjection = defineProjection<CallEvent | Transcrip
               segment.text,
               segment.start_time,
               segment.end_time,
+              longestSegment,
             );
-            indexSegment.run(lastInsertRowid, doubledForIndex(normaliseForSearch(segment.text)));
+            indexSegment.run(segmentId, indexedText(normaliseForSearch(segment.text)));
           }
+          countSegments.run(event.data.transcript.length, transcript.workspace_id);
           return;
         }
       }

@@ -5,6 +5,7 @@ import { attemptCallId } from './attempt-call-id.ts';
 import { phoneDigits, statusAt } from './contact-table.ts';
 import { CONTACTS_PER_EVENT, invalidParameter, validateCreateCampaign } from './validation.ts';
 import type {
+  BlockContactAttempt,
   CampaignContact,
   CampaignCommand,
   CampaignEvent,
@@ -74,9 +75,32 @@ export function decide(command: CampaignCommand, state: CampaignState): Campaign
         { type: 'ContactFinalized', data: { contact_index: contact.index, disposition: 'dnd', reason: 'suppressed', at } },
       ]);
     }
+    case 'BlockContactAttempt':
+      return blockAttempt(command, state);
     case 'RemoveContacts':
       return removeContacts(command, state);
   }
+}
+
+/**
+ * A pre-dial compliance rule refused the next attempt: recorded with the rule and the reason. A wait parks the
+ * contact until `resumes_at` (the dialer wakes it on a durable timer); a final block ends it `dnd` uncalled.
+ */
+function blockAttempt(command: BlockContactAttempt, state: CampaignState): CampaignEvent[] {
+  const data = command.data;
+  const contact = contactAt(state, data.contact_index);
+  if (state.status !== 'running') throw refused(state, 'dial');
+  if (contact.status !== 'pending' && contact.status !== 'awaiting_retry') {
+    throw invalidState(`Contact ${contact.index} is ${contact.status}.`, { contact_index: contact.index, contact_status: contact.status });
+  }
+  if (data.attempt !== contact.attempts + 1) throw invalidParameter('attempt', data.attempt, `${contact.attempts + 1}, the next attempt`);
+  if (data.resumes_at !== null && Number.isNaN(Date.parse(data.resumes_at))) throw invalidParameter('resumes_at', data.resumes_at, 'an ISO 8601 date-time or null');
+  const blocked: CampaignEvent = { type: 'ContactAttemptBlocked', data: { ...data } };
+  if (data.resumes_at !== null) return [blocked];
+  return withCompletion(state, 1, data.blocked_at, [
+    blocked,
+    { type: 'ContactFinalized', data: { contact_index: contact.index, disposition: 'dnd', reason: 'compliance_blocked', at: data.blocked_at } },
+  ]);
 }
 
 /**

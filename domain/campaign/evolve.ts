@@ -20,6 +20,7 @@ export function initialState(): CampaignState {
     calling_hours: null,
     recording_enabled: true,
     qa_scorecard_id: null,
+    purpose: 'service',
     created_at: '',
     started_at: null,
     ended_at: null,
@@ -89,6 +90,13 @@ export function evolve(state: CampaignState, event: CampaignEvent): CampaignStat
       moveTo(state, event.data.contact_index, 'final');
       setDisposition(state.contacts, event.data.contact_index, event.data.disposition);
       state.disposition_summary[event.data.disposition]++;
+      return state;
+    case 'ContactAttemptBlocked':
+      // A final block is followed by ContactFinalized; a wait parks the contact like a retry due when it resumes.
+      if (event.data.resumes_at !== null) {
+        moveTo(state, event.data.contact_index, 'awaiting_retry');
+        state.retries.set(event.data.contact_index, event.data.resumes_at);
+      }
       return state;
     case 'ContactsRemoved':
       for (const index of event.data.contact_indexes) moveTo(state, index, 'removed');

@@ -1,3 +1,4 @@
+import type { CallPurpose, ComplianceSeverity } from '../compliance/rule.ts';
 import type { DomainEvent } from '../shared/decider.ts';
 import type { Disposition, DispositionSummary } from '../shared/disposition.ts';
 import type { SupportedLanguage } from '../shared/language.ts';
@@ -39,7 +40,8 @@ export type ContactStatus = 'pending' | 'dialing' | 'awaiting_retry' | 'final' |
 /** `suppressed`: the call was stopped before dialing, its number having gone on the do-not-call list. */
 export type AttemptOutcome = 'connected' | 'no_answer' | 'busy' | 'invalid_number' | 'carrier_error' | 'suppressed';
 
-export type FinalReason = 'connected' | 'attempts_exhausted' | 'invalid_number' | 'suppressed' | 'campaign_ended';
+/** `compliance_blocked`: a pre-dial rule refused the contact for good (no consent, opted out, ...): final `dnd`, never called. */
+export type FinalReason = 'connected' | 'attempts_exhausted' | 'invalid_number' | 'suppressed' | 'campaign_ended' | 'compliance_blocked';
 
 // ---------------------------------------------------------------------------------------------------- commands
 
@@ -69,6 +71,8 @@ export interface CreateCampaign {
     recording_enabled?: boolean;
     /** The QA scorecard every connected call's transcript is scored against (null: the workspace's default). */
     qa_scorecard_id?: string | null;
+    /** Why the campaign calls (issue 14): which compliance packs apply. Default `service`. */
+    purpose?: CallPurpose;
     created_at: string;
   };
 }
@@ -116,6 +120,14 @@ export interface SuppressContact {
   type: 'SuppressContact';
   data: { contact_index: number; at: string };
 }
+/**
+ * A pre-dial compliance rule refused the attempt the dialer was about to make (never a silent drop): the contact
+ * waits until `resumes_at` (a closed window, a cap), or is final `dnd` without a call (`resumes_at` null).
+ */
+export interface BlockContactAttempt {
+  type: 'BlockContactAttempt';
+  data: ContactAttemptBlockedData;
+}
 export interface RemoveContacts {
   type: 'RemoveContacts';
   data: { phones: string[]; at: string };
@@ -131,6 +143,7 @@ export type CampaignCommand =
   | StartContactAttempt
   | RecordContactAttemptOutcome
   | SuppressContact
+  | BlockContactAttempt
   | RemoveContacts;
 
 // ------------------------------------------------------------------------------------------------------ events
@@ -149,6 +162,7 @@ export interface CampaignSettings {
   calling_hours: CallingHours | null;
   recording_enabled: boolean;
   qa_scorecard_id: string | null;
+  purpose: CallPurpose;
 }
 
 /** Which campaign, of which workspace, running which pinned script version. */
@@ -191,6 +205,20 @@ export type ContactFinalized = DomainEvent<
   'ContactFinalized',
   { contact_index: number; disposition: Disposition; reason: FinalReason; at: string }
 >;
+export interface ContactAttemptBlockedData {
+  contact_index: number;
+  /** The attempt that was not made (it is made later, under the same number, when the contact waits). */
+  attempt: number;
+  rule_id: string;
+  check: string;
+  severity: ComplianceSeverity;
+  rule_pack: { id: string; version: string };
+  reason: string;
+  /** When the contact may be tried again; null: never (final `dnd`). */
+  resumes_at: string | null;
+  blocked_at: string;
+}
+export type ContactAttemptBlocked = DomainEvent<'ContactAttemptBlocked', ContactAttemptBlockedData>;
 /** One per removal request, with its counts (the API response), even when nothing was removed. */
 export type ContactsRemoved = DomainEvent<
   'ContactsRemoved',
@@ -209,6 +237,7 @@ export type CampaignEvent =
   | ContactAttemptEnded
   | ContactRetryScheduled
   | ContactFinalized
+  | ContactAttemptBlocked
   | ContactsRemoved;
 
 /** The campaign's own status moves, from creation to its end: what follows a campaign's lifecycle reacts to. */
@@ -233,6 +262,7 @@ export const CAMPAIGN_EVENT_TYPES: ReadonlyArray<CampaignEvent['type']> = [
   'ContactAttemptEnded',
   'ContactRetryScheduled',
   'ContactFinalized',
+  'ContactAttemptBlocked',
   'ContactsRemoved',
 ];
 

@@ -1,3 +1,4 @@
+import { CALL_PURPOSE_DESCRIPTION, isCallPurpose, validateReservedFields } from '../compliance/contact-fields.ts';
 import { DomainError } from '../shared/errors.ts';
 import { E164_DESCRIPTION, isE164 } from '../shared/phone.ts';
 import { BCP47_DESCRIPTION, isBcp47Shape, isSupportedLanguage, SUPPORTED_LANGUAGES_DESCRIPTION, type SupportedLanguage } from '../shared/language.ts';
@@ -49,6 +50,7 @@ export function validateContacts(contacts: readonly ContactInput[], firstIndex =
     }
     seen.set(phone, index);
     if (typeof name !== 'string' || name.trim().length === 0) throw invalidParameter(`contacts[${index}].name`, name, 'a non-empty string');
+    validateReservedFields(variables, `contacts[${index}]`);
     return { index, phone, name, variables };
   });
 }
@@ -82,6 +84,8 @@ export function validateCreateCampaign(data: CreateCampaign['data']): ValidCampa
   if (!Number.isInteger(retryInterval) || retryInterval < 1 || retryInterval > MAX_RETRY_INTERVAL_MINUTES) {
     throw invalidParameter('retry_interval_minutes', data.retry_interval_minutes, `an integer from 1 to ${MAX_RETRY_INTERVAL_MINUTES}`);
   }
+  const purpose = data.purpose ?? 'service';
+  if (!isCallPurpose(purpose)) throw invalidParameter('purpose', data.purpose, CALL_PURPOSE_DESCRIPTION);
   const callingHours = data.calling_hours ?? null;
   if (callingHours !== null && !isValidCallingHours(callingHours)) {
     throw invalidParameter('calling_hours', callingHours, 'an object {start: "HH:MM", end: "HH:MM"} with start different from end');
@@ -95,6 +99,7 @@ export function validateCreateCampaign(data: CreateCampaign['data']): ValidCampa
     calling_hours: callingHours,
     recording_enabled: data.recording_enabled ?? true,
     qa_scorecard_id: data.qa_scorecard_id ?? null,
+    purpose,
     contacts: validateContacts(data.contacts),
   };
 }

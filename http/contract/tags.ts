@@ -11,6 +11,7 @@ export const API_TAGS = [
   { name: 'QA scorecards', description: 'The checks and weights a transcript is scored against.' },
   { name: 'Agents', description: 'Human agents: who takes over escalated calls in the languages they speak, and who places calls by hand.' },
   { name: 'Analytics', description: 'Call and QA figures over a range (from read-model rollups), and full-text search of every transcript.' },
+  { name: 'Compliance', description: 'Indian calling rules as versioned rule packs: which apply to the workspace, enforced before each dial and checked after each call (docs/compliance.md).' },
   { name: 'Workspace', description: "The key's workspace: its limits and its analysis defaults." },
   { name: 'Webhooks', description: 'HTTPS endpoints notified of calls, campaigns and transcription jobs (the payloads are under `webhooks`), and their delivery log.' },
   { name: 'API keys', description: 'The workspace\'s API keys (Admin keys only).' },

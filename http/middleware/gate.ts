@@ -8,6 +8,7 @@ import type { WorkspaceRateLimiter } from './rate-limit.ts';
 import type { RouteResolver } from './resolve-route.ts';
 import { requireScope } from './scope.ts';
 import { refuseKeysInUrl } from './url-key-guard.ts';
+import { internalPrincipalOf } from '../internal-caller.ts';
 
 export interface GateParts {
   routes: RouteResolver;
@@ -38,7 +39,9 @@ export function requestGate({ routes, readModels, authenticator, rateLimiter, id
     const generation = readModels.forRequest();
     c.set('readModelGeneration', generation);
     if (!route.public) {
-      const principal = authenticator.authenticate(c.req.header('authorization'), generation);
+      // The dashboard's in-process requests carry the session's principal (checked against the api_keys read model
+      // on every page request); everything else authenticates with its bearer key.
+      const principal = internalPrincipalOf(c.req.raw) ?? authenticator.authenticate(c.req.header('authorization'), generation);
       c.set('principal', principal);
       rateLimiter.admit(c, principal.workspaceId, generation);
       requireScope(route, principal);

@@ -1,3 +1,5 @@
+import { askPreDialRules } from '../../commands/compliance-pre-dial.ts';
+import { CALL_PURPOSE_DESCRIPTION, isCallPurpose, validateReservedFields } from '../../domain/compliance/contact-fields.ts';
 import { findAgent } from '../../projections/agents.ts';
 import { findQaScorecard } from '../../projections/qa-scorecards.ts';
 import type { z } from '@hono/zod-openapi';
@@ -9,7 +11,7 @@ import { findCall, listCalls, type CallRecord } from '../../projections/calls.ts
 import { findScriptVersion } from '../../projections/scripts.ts';
 import { principalOf } from '../context.ts';
 import { createRouter, defineRoute } from '../define-route.ts';
-import { resourceNotFound } from '../errors.ts';
+import { invalidParameter, resourceNotFound } from '../errors.ts';
 import { listBody } from '../list.ts';
 import type { ResourcePorts } from '../ports.ts';
 import { resourceId } from '../resource-id.ts';
@@ -52,10 +54,11 @@ const placeCall = defineRoute({
   description:
     'Answers at once with status `in_progress`; poll GET /v1/calls/{id} or wait for `call.completed`. The script ' +
     'must have `single_call_enabled` (else 400 on `script_id`); a number on the workspace\'s do-not-call list is ' +
-    '409 `number_suppressed`.',
+    '409 `number_suppressed`; a call the workspace\'s pre-dial compliance rules refuse (outside the calling window, ' +
+    'no consent for a promotional call, an opted-out number, ...) is 409 `compliance_blocked` (docs/compliance.md).',
   request: { body: { content: { 'application/json': { schema: PlaceCallBody } }, required: true } },
   responses: { 201: { description: 'The call, in progress.', content: { 'application/json': { schema: PlacedCallSchema } } } },
-}, { conflicts: 'number_suppressed: the number is on the workspace\'s do-not-call list (`details.phone`).', references: 'resource_not_found: `script_id` names no script of this workspace.' });
+}, { conflicts: 'number_suppressed: the number is on the workspace\'s do-not-call list (`details.phone`). compliance_blocked: a pre-dial compliance rule refuses the call (`details.rule_id`, `check`, `severity`, `rule_pack`, `reason`, `retry_after`).', references: 'resource_not_found: `script_id` names no script of this workspace.' });
 
 type CallDocument = z.infer<typeof CallSchema>;
 
@@ -133,6 +136,11 @@ export function callRoutes({ commands, clock, readDb, readYourWrites, recordingL
     const script = findScriptVersion(readDb, workspaceId, body.script_id);
     const { state: suppressions } = await commands.load(suppressionDecider, suppressionStream(workspaceId));
     const now = clock.now();
+    const fields = { ...(body.timezone === undefined ? {} : { timezone: body.timezone }), ...(body.consent === undefined ? {} : { consent: body.consent }) };
+    validateReservedFields(fields, '');
+    const purpose = body.purpose ?? 'service';
+    if (!isCallPurpose(purpose)) throw invalidParameter('purpose', body.purpose, CALL_PURPOSE_DESCRIPTION);
+    const compliance = await askPreDialRules({ commands, readDb }, { workspaceId, phone: body.phone, purpose, fields, campaignTimezone: null, now });
     const placed: PlaceCall['data'] = {
       call_id: resourceId(c, 'cal', now),
       workspace_id: workspaceId,
@@ -148,12 +156,14 @@ export function callRoutes({ commands, clock, readDb, readYourWrites, recordingL
       started_at: now.toISOString(),
       agent_id: body.agent_id ?? null,
       qa_scorecard_id: body.qa_scorecard_id ?? null,
+      purpose,
     };
     const facts: PlaceCall['facts'] = {
       suppressed: isSuppressed(suppressions, body.phone),
       script: script && !script.deleted ? { version: script.version, single_call_enabled: script.definition.single_call_enabled === true, variables: script.variables } : null,
       agent_found: body.agent_id ? findAgent(readDb, workspaceId, body.agent_id) !== undefined : undefined,
       scorecard_found: body.qa_scorecard_id ? findQaScorecard(readDb, workspaceId, body.qa_scorecard_id) !== undefined : undefined,
+      compliance,
     };
     const result = await createOnce(commands, callDecider, callStream(placed.call_id), { type: 'PlaceCall', facts, data: placed }, { workspaceId, actor: keyId, now });
     await readYourWrites(result.position);

@@ -1,3 +1,4 @@
+import type { CallPurpose } from '../../domain/compliance/rule.ts';
 import { findQaScorecard } from '../../projections/qa-scorecards.ts';
 import {
   campaignDecider,
@@ -112,6 +113,7 @@ function documentOf(state: CampaignState): CampaignDocument {
     schedule: state.schedule,
     calling_hours: state.calling_hours,
     recording_enabled: state.recording_enabled,
+    purpose: state.purpose,
     created_at: state.created_at,
     started_at: state.started_at,
     ended_at: state.ended_at,
@@ -163,6 +165,7 @@ export function campaignRoutes({ commands, clock, readDb, readYourWrites }: Reso
           retry_interval_minutes: body.retry_interval_minutes,
           recording_enabled: body.recording_enabled,
           qa_scorecard_id: body.qa_scorecard_id ?? null,
+          purpose: body.purpose as CallPurpose | undefined,
           created_at: now.toISOString(),
         },
       },

@@ -1,3 +1,4 @@
+import { CALL_PURPOSES } from '../../domain/compliance/rule.ts';
 import { z } from '@hono/zod-openapi';
 import { DISPOSITIONS } from '../../domain/shared/disposition.ts';
 import { SUPPORTED_LANGUAGES } from '../../domain/shared/language.ts';
@@ -39,6 +40,12 @@ export const PlaceCallBody = z
       .nullable()
       .optional()
       .openapi({ description: "The QA scorecard the call's transcript is scored against (default: the workspace's default scorecard, if any).", example: 'qsc_01jd8k3m9q2x7c4v5b6n8p0r2t' }),
+    purpose: z.string().optional().openapi({ description: 'Why the call is made: decides which compliance packs apply (docs/compliance.md). Default `service`.', enum: [...CALL_PURPOSES], default: 'service' }),
+    timezone: z.string().optional().openapi({ description: "The person's IANA time zone, for the compliance calling windows (default: the pack's default_timezone, Asia/Kolkata).", example: 'Asia/Kolkata' }),
+    consent: z
+      .unknown()
+      .optional()
+      .openapi({ type: 'object', description: 'The consent on record, `{given_at, purpose}`: a promotional call needs one under the in-trai pack.', example: { given_at: '2026-01-15T10:00:00+05:30', purpose: 'promotional' } } as never),
   })
   .openapi('PlaceCall');
 

@@ -1,3 +1,4 @@
+import { CALL_PURPOSES } from '../../domain/compliance/rule.ts';
 import { z } from '@hono/zod-openapi';
 import { DEFAULT_MAX_ATTEMPTS, DEFAULT_RETRY_INTERVAL_MINUTES, MAX_NAME_LENGTH, MAX_RETRY_INTERVAL_MINUTES } from '../../domain/campaign.ts';
 import { DISPOSITIONS } from '../../domain/shared/disposition.ts';
@@ -27,7 +28,10 @@ export const ContactInputSchema = z
     name: z.string().openapi({ description: 'Used for personalisation ({name} in the script).', example: 'Asha' }),
   })
   .openapi('ContactInput', {
-    description: 'Any other key is a custom variable for the script, referenced as `{key}`; every variable the script uses must be present.',
+    description:
+      'Any other key is a custom variable for the script, referenced as `{key}`; every variable the script uses must be present. ' +
+      'Reserved keys (docs/compliance.md): `timezone` (IANA zone of the contact, for calling windows) and `consent` ' +
+      '(`{given_at, purpose}`, required for promotional calls under the in-trai pack).',
     example: { phone: '+919876543210', name: 'Asha', amount: 50000 },
   });
 
@@ -69,6 +73,10 @@ export const CreateCampaignBody = z
       .nullable()
       .optional()
       .openapi({ description: "A QA scorecard of the workspace: every connected call's transcript is scored against it (default: the workspace's default scorecard, if any).", example: 'qsc_01jd8k3m9q2x7c4v5b6n8p0r2t' }),
+    purpose: z
+      .string()
+      .optional()
+      .openapi({ description: 'Why the campaign calls: decides which compliance packs apply (docs/compliance.md). Default `service`.', enum: [...CALL_PURPOSES], default: 'service' }),
   })
   .openapi('CreateCampaign');
 
@@ -90,6 +98,7 @@ export const CampaignSchema = z
     schedule: ScheduleSchema.nullable().openapi({ description: 'As submitted; null when started manually.' }),
     calling_hours: CallingHoursSchema.nullable(),
     recording_enabled: z.boolean(),
+    purpose: z.enum(CALL_PURPOSES).openapi({ description: 'Why the campaign calls (docs/compliance.md).' }),
     created_at: Timestamp,
     started_at: Timestamp.nullable(),
     ended_at: Timestamp.nullable().openapi({ description: 'When it completed or was stopped.' }),

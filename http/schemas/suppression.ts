@@ -15,7 +15,7 @@ export const SuppressNumberBody = z
 export const SuppressionSchema = z
   .object({
     phone: z.string().openapi({ example: '+919876543210' }),
-    source: z.enum(['call_outcome', 'api']).openapi({ description: '`call_outcome`: a call ended with disposition dnd; `api`: added with POST /v1/suppressions.' }),
+    source: z.enum(['call_outcome', 'opt_out', 'api']).openapi({ description: '`call_outcome`: a call ended with disposition dnd; `opt_out`: the compliance check heard the person ask not to be called again (docs/compliance.md); `api`: added with POST /v1/suppressions.' }),
     reason: z.string().nullable(),
     call_id: z.string().nullable().openapi({ description: 'The call that put the number on the list (source call_outcome).' }),
     suppressed_at: Timestamp,

@@ -68,7 +68,7 @@ export const TranscriptionBody = z
       .array(z.enum(TRANSCRIPTION_FEATURES))
       .max(20)
       .default(['transcription'])
-      .openapi({ description: '`transcription` is always included.', example: ['transcription', 'summary', 'sentiment', 'intent'] }),
+      .openapi({ description: '`transcription` is always included. `compliance`: the workspace\'s compliance packs check the transcript (GET /v1/analytics/compliance?job_id=…; `metadata.purpose` names the purpose, default service).', example: ['transcription', 'summary', 'sentiment', 'intent'] }),
     qa_scorecard_id: z.string().min(1).max(100).optional().openapi({ description: 'Required with `qa_scoring`: a scorecard of this workspace.', example: 'qsc_01jd8k3m9q2x7c4v5b6n8p0r2t' }),
     metadata: z
       .record(z.string(), z.unknown())

@@ -11,7 +11,8 @@
  * - The threads start with the first analysis, so the operator CLI, which builds the same runtime, starts none.
  */
 import { Piscina } from 'piscina';
-import { AnalysisBudgetExceededError, AnalysisFailedError, type TranscriptAnalysis, type TranscriptAnalysisInput, type TranscriptAnalysisResult } from './transcript-analysis.ts';
+import type { ComplianceEvaluationResult, ComplianceEvaluationTask, ComplianceEvaluator } from './compliance-evaluation.ts';
+import { AnalysisBudgetExceededError, AnalysisFailedError, type AnalysisTaskOptions, type TranscriptAnalysis, type TranscriptAnalysisInput, type TranscriptAnalysisResult } from './transcript-analysis.ts';
 
 export const DEFAULT_ANALYSIS_HEAP_MB = 256;
 
@@ -29,7 +30,7 @@ export interface AnalysisPoolOptions {
   workerModule?: string;
 }
 
-export interface AnalysisPool extends TranscriptAnalysis {
+export interface AnalysisPool extends TranscriptAnalysis, ComplianceEvaluator {
   /** The id of the thread that runs analyses (0 would be the main thread). */
   workerThreadId(): Promise<number>;
 }
@@ -50,21 +51,29 @@ export function createAnalysisPool(options: AnalysisPoolOptions): AnalysisPool {
       resourceLimits: { maxOldGenerationSizeMb: options.maxHeapMb ?? DEFAULT_ANALYSIS_HEAP_MB },
     }));
 
+  /** One task on a thread: a slot, the budget from when the thread takes it, and the thread's death as an error. */
+  async function runTask(task: unknown, name: string | undefined, { signal, workspaceId }: AnalysisTaskOptions): Promise<unknown> {
+    await slots.take(workspaceId ?? '', signal);
+    const budget = new AbortController();
+    const timer = setTimeout(() => budget.abort(new AnalysisBudgetExceededError(budgetMs)), budgetMs);
+    try {
+      return await started().run(task, { ...(name ? { name } : {}), signal: signal ? AbortSignal.any([signal, budget.signal]) : budget.signal });
+    } catch (error) {
+      if (signal?.aborted) throw signal.reason;
+      if (budget.signal.aborted) throw budget.signal.reason;
+      throw new AnalysisFailedError((error as NodeJS.ErrnoException).code === 'ERR_WORKER_OUT_OF_MEMORY', { cause: error });
+    } finally {
+      clearTimeout(timer);
+      slots.give();
+    }
+  }
+
   return {
-    async analyse(input: TranscriptAnalysisInput, { signal }: { signal?: AbortSignal } = {}): Promise<TranscriptAnalysisResult> {
-      await slots.take(signal);
-      const budget = new AbortController();
-      const timer = setTimeout(() => budget.abort(new AnalysisBudgetExceededError(budgetMs)), budgetMs);
-      try {
-        return (await started().run(input, { signal: signal ? AbortSignal.any([signal, budget.signal]) : budget.signal })) as TranscriptAnalysisResult;
-      } catch (error) {
-        if (signal?.aborted) throw signal.reason;
-        if (budget.signal.aborted) throw budget.signal.reason;
-        throw new AnalysisFailedError((error as NodeJS.ErrnoException).code === 'ERR_WORKER_OUT_OF_MEMORY', { cause: error });
-      } finally {
-        clearTimeout(timer);
-        slots.give();
-      }
+    async analyse(input: TranscriptAnalysisInput, options: AnalysisTaskOptions = {}): Promise<TranscriptAnalysisResult> {
+      return (await runTask(input, undefined, options)) as TranscriptAnalysisResult;
+    },
+    async evaluateCompliance(task: ComplianceEvaluationTask, options: AnalysisTaskOptions = {}): Promise<ComplianceEvaluationResult> {
+      return (await runTask(task, 'evaluateCompliance', options)) as ComplianceEvaluationResult;
     },
     async workerThreadId() {
       return (await started().run(null, { name: 'workerThreadId' })) as number;
@@ -76,16 +85,21 @@ export function createAnalysisPool(options: AnalysisPoolOptions): AnalysisPool {
   };
 }
 
-/** At most `count` analyses in the pool at once; the others wait here, where their budget does not run. */
+/**
+ * At most `count` analyses in the pool at once; the others wait here, where their budget does not run. A freed slot
+ * goes to the workspaces waiting in turn (round robin), not first come first served: one workspace's burst (every
+ * answered call of a 20,000-contact campaign is analysed and evaluated) waits behind its own tasks, not in front
+ * of another workspace's.
+ */
 class Slots {
   private free: number;
-  private readonly waiting: Array<() => void> = [];
+  private readonly waiting = new Map<string, Array<() => void>>();
 
   constructor(count: number) {
     this.free = count;
   }
 
-  async take(signal?: AbortSignal): Promise<void> {
+  async take(owner: string, signal?: AbortSignal): Promise<void> {
     signal?.throwIfAborted();
     if (this.free > 0) {
       this.free--;
@@ -93,21 +107,33 @@ class Slots {
     }
     await new Promise<void>((resolve, reject) => {
       const onAbort = () => {
-        this.waiting.splice(this.waiting.indexOf(granted), 1);
+        const queue = this.waiting.get(owner);
+        queue?.splice(queue.indexOf(granted), 1);
+        if (queue?.length === 0) this.waiting.delete(owner);
         reject(signal!.reason);
       };
       const granted = () => {
         signal?.removeEventListener('abort', onAbort);
         resolve();
       };
-      this.waiting.push(granted);
+      const queue = this.waiting.get(owner);
+      if (queue) queue.push(granted);
+      else this.waiting.set(owner, [granted]);
       signal?.addEventListener('abort', onAbort, { once: true });
     });
   }
 
   give(): void {
-    const next = this.waiting.shift();
-    if (next) next();
-    else this.free++;
+    // A Map iterates in insertion order: the first owner is the one whose turn it is; it goes to the back.
+    const turn = this.waiting.entries().next();
+    if (turn.done) {
+      this.free++;
+      return;
+    }
+    const [owner, queue] = turn.value;
+    const next = queue.shift()!;
+    this.waiting.delete(owner);
+    if (queue.length > 0) this.waiting.set(owner, queue);
+    next();
   }
 }

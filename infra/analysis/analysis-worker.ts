@@ -3,6 +3,7 @@
  * through infra/worker-threads/typescript-worker.mjs, which compiles TypeScript in the thread.
  */
 import { analyseTranscript } from './analyse-transcript.ts';
+import { evaluateComplianceTask, type ComplianceEvaluationResult, type ComplianceEvaluationTask } from './compliance-evaluation.ts';
 import { createLexiconAnalyzer } from './lexicon-analyzer.ts';
 import type { TranscriptAnalysisInput, TranscriptAnalysisResult } from './transcript-analysis.ts';
 
@@ -10,4 +11,9 @@ const analyzer = createLexiconAnalyzer();
 
 export default function analyse(input: TranscriptAnalysisInput): TranscriptAnalysisResult {
   return analyseTranscript(input, analyzer);
+}
+
+/** The post-call compliance rules of one transcript (issue 14): run by name (`evaluateCompliance`) on the same threads. */
+export function evaluateCompliance(task: ComplianceEvaluationTask): ComplianceEvaluationResult {
+  return evaluateComplianceTask(task);
 }

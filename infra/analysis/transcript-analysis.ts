@@ -27,9 +27,15 @@ export interface TranscriptAnalysisResult {
   qa_score: QaScore | null;
 }
 
+/** How an analysis task runs: `signal` stops it; `workspaceId` is whose turn it takes on the pool (taken in turns). */
+export interface AnalysisTaskOptions {
+  signal?: AbortSignal;
+  workspaceId?: string;
+}
+
 export interface TranscriptAnalysis {
   /** Rejects with AnalysisBudgetExceededError, AnalysisFailedError, or the signal's abort. */
-  analyse(input: TranscriptAnalysisInput, options?: { signal?: AbortSignal }): Promise<TranscriptAnalysisResult>;
+  analyse(input: TranscriptAnalysisInput, options?: AnalysisTaskOptions): Promise<TranscriptAnalysisResult>;
   /** Stops the threads (the server's shutdown). */
   close(): Promise<void>;
 }

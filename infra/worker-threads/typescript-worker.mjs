@@ -8,6 +8,12 @@ const loaded = await tsImport(workerData.module, import.meta.url);
 
 export default loaded.default;
 
+/** The analysis module's named compliance task (analysis-worker.ts), where it has one. */
+export function evaluateCompliance(task) {
+  if (typeof loaded.evaluateCompliance !== 'function') throw new Error('this worker module has no evaluateCompliance');
+  return loaded.evaluateCompliance(task);
+}
+
 /** Which thread runs the tasks (tests check it is not the main thread, whose id is 0). */
 export function workerThreadId() {
   return threadId;

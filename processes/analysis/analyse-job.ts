@@ -108,7 +108,7 @@ async function runFeatures(
   // Only the transcript was asked for: no trip to a worker thread.
   if (!job.features.some((feature) => ANALYSIS_FEATURES.has(feature))) return { ...base, summary: null, sentiment: null, intent: null, qa_score: null };
   const scorecard = job.features.includes('qa_scoring') && job.qa_scorecard !== null ? scorecardSchema.parse(job.qa_scorecard.definition) : null;
-  const analysis = await transcriptAnalysis.analyse({ segments, language: job.language, features: job.features, disposition: job.disposition, scorecard }, { signal });
+  const analysis = await transcriptAnalysis.analyse({ segments, language: job.language, features: job.features, disposition: job.disposition, scorecard }, { signal, workspaceId: job.workspace_id });
   return { ...base, ...analysis };
 }
 

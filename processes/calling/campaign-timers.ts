@@ -25,6 +25,9 @@ export const campaignTimerIds = {
   start: (campaignId: string) => `campaign-start-${campaignId}`,
   end: (campaignId: string) => `campaign-end-${campaignId}`,
   retry: (campaignId: string, contactIndex: number, attempt: number) => `contact-retry-${campaignId}-${contactIndex}-${attempt}`,
+  /** A compliance wait (window closed, cap reached): one attempt may wait several times, so the time is in the id. */
+  complianceWait: (campaignId: string, contactIndex: number, attempt: number, resumesAt: Date) =>
+    `compliance-wait-${campaignId}-${contactIndex}-${attempt}-${resumesAt.getTime()}`,
   /** One per opening: a campaign that finds its hours closed several times before they open schedules it once. */
   callingHours: (campaignId: string, opensAt: Date) => `calling-hours-${campaignId}-${opensAt.getTime()}`,
 };

@@ -1,3 +1,4 @@
+import { askPreDialRules } from '../../commands/compliance-pre-dial.ts';
 import { wasRefused, type Commands } from '../../commands/handler.ts';
 import { callDecider, callStream } from '../../domain/call.ts';
 import {
@@ -27,14 +28,14 @@ import { readModelsCaughtUp, type ReadModelsCatchUpPorts } from '../read-models-
 import type { CallSettlement } from './call-settlement.ts';
 import { CAMPAIGN_TIMER_KINDS, campaignTimerIds, campaignTimerPayload, isCampaignTimerKind, scheduleCampaignTimer } from './campaign-timers.ts';
 import { ContactPages } from './contact-pages.ts';
-import { chooseNextDial, placeCampaignCallCommand, reserveAttemptCommand, suppressContactCommand, type DialingCursor } from './dialing-choice.ts';
+import { blockAttemptCommand, chooseNextDial, placeCampaignCallCommand, reserveAttemptCommand, suppressContactCommand, type DialingCursor } from './dialing-choice.ts';
 import type { DialingSlots } from './dialing-slots.ts';
 
 const ACTOR = 'dialer';
 
 /** The events the dialer reacts to. */
 export type DialerEvent =
-  | Extract<CampaignEvent, { type: (typeof CAMPAIGN_LIFECYCLE_EVENT_TYPES)[number] | 'ContactRetryScheduled' }>
+  | Extract<CampaignEvent, { type: (typeof CAMPAIGN_LIFECYCLE_EVENT_TYPES)[number] | 'ContactRetryScheduled' | 'ContactAttemptBlocked' }>
   | Extract<TimerEvent, { type: 'TimerFired' }>
   | Extract<WorkspaceEvent, { type: 'WorkspaceDialingConcurrencySet' }>;
 
@@ -68,12 +69,15 @@ type DialResult = 'dialed' | 'skipped' | 'idle';
  *   on the do-not-call list is finalised `dnd` without a call; outside calling hours nothing is placed and a timer
  *   wakes the campaign when they open. A contact is reserved (`StartContactAttempt`, deterministic call id) before
  *   `PlaceCall`; the campaign refuses a second reservation of the same attempt, so a replay never dials twice.
+ * - Before each attempt the workspace's enabled pre-dial compliance rules are asked (commands/compliance-pre-dial.ts);
+ *   a refusal is recorded on the campaign (`BlockContactAttempt`): the contact waits for `resumes_at` on a durable
+ *   timer (`ContactAttemptBlocked`, like a retry), or is final `dnd` without a call.
  * - `ContactRetryScheduled` schedules a timer at `due_at`; when it fires the contact is queued for its attempt.
  * - The call runner releases a slot when a call's outcome is recorded, which wakes the dialer up again.
  */
 export class Dialer implements ProcessManager<DialerEvent> {
   readonly name = 'calling-dialer';
-  readonly eventTypes = [...CAMPAIGN_LIFECYCLE_EVENT_TYPES, 'ContactRetryScheduled', 'TimerFired', 'WorkspaceDialingConcurrencySet'] as const;
+  readonly eventTypes = [...CAMPAIGN_LIFECYCLE_EVENT_TYPES, 'ContactRetryScheduled', 'ContactAttemptBlocked', 'TimerFired', 'WorkspaceDialingConcurrencySet'] as const;
   private readonly campaigns = new Map<string, ActiveCampaign>();
   private readonly campaignsByWorkspace = new Map<string, Set<string>>();
   private readonly pumps = new Map<string, { again: boolean; done: Promise<void> }>();
@@ -135,6 +139,17 @@ export class Dialer implements ProcessManager<DialerEvent> {
             dueAt: new Date(due_at),
             payload: { campaign_id: campaignId, contact_index, attempt },
           },
+          { workspaceId, causationId: event.id },
+        );
+      }
+      case 'ContactAttemptBlocked': {
+        const { contact_index, attempt, resumes_at } = event.data;
+        if (resumes_at === null) return;
+        const campaignId = campaignIdOf(event.stream);
+        const dueAt = new Date(resumes_at);
+        return scheduleCampaignTimer(
+          this.ports,
+          { id: campaignTimerIds.complianceWait(campaignId, contact_index, attempt, dueAt), kind: CAMPAIGN_TIMER_KINDS.retry, dueAt, payload: { campaign_id: campaignId, contact_index, attempt } },
           { workspaceId, causationId: event.id },
         );
       }
@@ -292,6 +307,18 @@ export class Dialer implements ProcessManager<DialerEvent> {
     const { workspace_id: workspaceId, campaign_id: campaignId } = state;
     const context = { workspaceId, actor: ACTOR, now };
     const contact = await this.dialable(campaignId, attempt);
+    const blocked = await askPreDialRules(this.ports, {
+      workspaceId,
+      phone: contact.phone,
+      purpose: state.purpose,
+      fields: contact.variables,
+      campaignTimezone: state.schedule?.timezone ?? null,
+      now,
+    });
+    if (blocked !== null) {
+      await this.campaignCommand(campaignStream(campaignId), blockAttemptCommand(contact, blocked, now), context);
+      return 'skipped';
+    }
     if (await this.suppressed(workspaceId, contact.phone)) {
       await this.campaignCommand(campaignStream(campaignId), suppressContactCommand(contact, now), context);
       return 'skipped';

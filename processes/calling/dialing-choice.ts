@@ -1,4 +1,5 @@
 import type { PlaceCall } from '../../domain/call.ts';
+import type { PreDialDecision } from '../../domain/compliance/pre-dial-rules.ts';
 import {
   attemptCallId,
   contactTemplateValues,
@@ -6,6 +7,7 @@ import {
   nextCallingTime,
   nextPendingContacts,
   statusAt,
+  type BlockContactAttempt,
   type CampaignState,
   type DialableContact,
   type DueAttempt,
@@ -68,6 +70,24 @@ export function suppressContactCommand(contact: DueAttempt, now: Date): Suppress
   return { type: 'SuppressContact', data: { contact_index: contact.contact_index, at: now.toISOString() } };
 }
 
+/** A pre-dial compliance rule's refusal of the attempt, recorded on the campaign (never a silent drop). */
+export function blockAttemptCommand(contact: DueAttempt, blocked: PreDialDecision, now: Date): BlockContactAttempt {
+  return {
+    type: 'BlockContactAttempt',
+    data: {
+      contact_index: contact.contact_index,
+      attempt: contact.attempt,
+      rule_id: blocked.rule_id,
+      check: blocked.check,
+      severity: blocked.severity,
+      rule_pack: blocked.rule_pack,
+      reason: blocked.reason,
+      resumes_at: blocked.outcome === 'wait' ? blocked.until.toISOString() : null,
+      blocked_at: now.toISOString(),
+    },
+  };
+}
+
 /** Reserving the attempt on the campaign before its call is placed (a second reservation is refused). */
 export function reserveAttemptCommand(contact: DueAttempt, callId: string, now: Date): StartContactAttempt {
   return { type: 'StartContactAttempt', data: { contact_index: contact.contact_index, attempt: contact.attempt, call_id: callId, at: now.toISOString() } };
@@ -91,6 +111,7 @@ export function placeCampaignCallCommand(state: CampaignState, contact: Dialable
       variables: contactTemplateValues(contact),
       recording_enabled: state.recording_enabled,
       qa_scorecard_id: state.qa_scorecard_id,
+      purpose: state.purpose,
       started_at: now.toISOString(),
     },
   };

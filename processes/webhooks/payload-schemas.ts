@@ -96,6 +96,39 @@ const TranscriptionFailedData = z
   })
   .meta({ id: 'TranscriptionFailedData' });
 
+const ComplianceEvidence = z
+  .strictObject({
+    speaker: z.string().meta({ example: 'agent' }),
+    start_time: z.number().meta({ description: 'Seconds from the call\'s start.' }),
+    end_time: z.number(),
+    text: z.string(),
+  })
+  .meta({ id: 'ComplianceEvidence', description: 'The transcript segment that shows the violation.' });
+
+const RulePackRef = z.strictObject({ id: z.string().meta({ example: 'in-rbi-recovery' }), version: z.string().meta({ example: '1.0.0' }) }).meta({ id: 'RulePackRef' });
+
+const ComplianceViolationData = z
+  .strictObject({
+    check: z.string().meta({ example: 'no_false_claims' }),
+    description: z.string(),
+    severity: z.enum(['critical', 'warning']),
+    rule_pack: RulePackRef,
+    evidence: ComplianceEvidence.nullable(),
+  })
+  .meta({ id: 'ComplianceViolation' });
+
+const ComplianceViolationEventData = z
+  .strictObject({
+    call_id: z.string().nullable().meta({ description: 'Null for a standalone transcription job (then `job_id` names it).' }),
+    job_id: z.string().meta({ description: 'The transcription job whose transcript was checked.' }),
+    campaign_id: z.string().nullable(),
+    language: z.string(),
+    compliance_score: z.number().meta({ description: '0 to 100 (docs/compliance.md).' }),
+    violations: z.array(ComplianceViolationData).meta({ description: 'Every violation of the call, critical ones first.' }),
+    evaluated_at: Timestamp,
+  })
+  .meta({ id: 'ComplianceViolationData', description: 'GET /v1/analytics/compliance?call_id=… has the same result.' });
+
 /** Each event's `data`. */
 export const WEBHOOK_PAYLOAD_DATA = {
   'call.completed': CallCompletedData,
@@ -106,6 +139,7 @@ export const WEBHOOK_PAYLOAD_DATA = {
   'campaign.completed': CampaignCompletedData,
   'transcription.completed': TranscriptionCompletedData,
   'transcription.failed': TranscriptionFailedData,
+  'compliance.violation': ComplianceViolationEventData,
 } as const satisfies Record<WebhookEventName, z.ZodType>;
 
 export type WebhookPayloadData<Event extends WebhookEventName> = z.infer<(typeof WEBHOOK_PAYLOAD_DATA)[Event]>;
@@ -119,6 +153,7 @@ export const WEBHOOK_EVENT_DESCRIPTIONS: Record<WebhookEventName, string> = {
   'campaign.completed': 'Every contact reached a final state, or the schedule\'s end_time passed.',
   'transcription.completed': 'A transcription job completed.',
   'transcription.failed': 'A transcription job failed for good.',
+  'compliance.violation': 'A call (or a transcription job with the `compliance` feature) was evaluated with at least one critical compliance violation.',
 };
 
 /** The body of a delivery of `event`: the envelope around its data. */

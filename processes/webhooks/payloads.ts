@@ -1,5 +1,6 @@
 import { callIdOf, callTranscriptJobId, type CallEvent, type CallState } from '../../domain/call.ts';
 import { campaignIdOf, type CampaignEvent, type CampaignProgress, type CampaignStatus } from '../../domain/campaign.ts';
+import type { ComplianceResultEvent } from '../../domain/compliance/result.ts';
 import type { TranscriptionJobEvent } from '../../domain/transcription-job.ts';
 import type { WebhookEventName } from '../../domain/webhook.ts';
 import type { Recorded } from '../../infra/eventstore/port.ts';
@@ -22,11 +23,12 @@ export const WEBHOOK_SOURCE_EVENT_TYPES = [
   'CallEscalated',
   'TranscriptionJobCompleted',
   'TranscriptionJobFailed',
+  'ComplianceEvaluated',
 ] as const;
 
 type SourceEventType = (typeof WEBHOOK_SOURCE_EVENT_TYPES)[number];
 
-export type WebhookSourceEvent = Extract<CampaignEvent | CallEvent | TranscriptionJobEvent, { type: SourceEventType }>;
+export type WebhookSourceEvent = Extract<CampaignEvent | CallEvent | TranscriptionJobEvent | ComplianceResultEvent, { type: SourceEventType }>;
 
 /** Which webhook events a domain event type can produce (to skip building payloads nobody subscribed to). */
 export const WEBHOOK_EVENTS_BY_SOURCE: Record<SourceEventType, readonly WebhookEventName[]> = {
@@ -38,6 +40,7 @@ export const WEBHOOK_EVENTS_BY_SOURCE: Record<SourceEventType, readonly WebhookE
   CallEscalated: ['call.escalated'],
   TranscriptionJobCompleted: ['transcription.completed'],
   TranscriptionJobFailed: ['transcription.failed'],
+  ComplianceEvaluated: ['compliance.violation'],
 };
 
 /** A campaign as it was right after one of its lifecycle events (the campaigns read model keeps these snapshots). */
@@ -82,6 +85,26 @@ export async function notificationsFor(event: Recorded<WebhookSourceEvent>, sour
           },
         },
       ];
+    case 'ComplianceEvaluated': {
+      const data = event.data;
+      // Only an evaluation with a critical violation notifies; warnings are for the dashboard and the aggregate.
+      if (!data.violations.some((violation) => violation.severity === 'critical')) return [];
+      const ordered = [...data.violations].sort((a, b) => (a.severity === b.severity ? 0 : a.severity === 'critical' ? -1 : 1));
+      return [
+        {
+          event: 'compliance.violation',
+          data: {
+            call_id: data.call_id,
+            job_id: data.job_id,
+            campaign_id: data.campaign_id,
+            language: data.language,
+            compliance_score: data.compliance_score,
+            violations: ordered.map(({ check, description, severity, rule_pack, evidence }) => ({ check, description, severity, rule_pack, evidence })),
+            evaluated_at: data.evaluated_at,
+          },
+        },
+      ];
+    }
     case 'TranscriptionJobFailed':
       return [
         {

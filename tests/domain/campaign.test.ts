@@ -32,6 +32,7 @@ test('create: CampaignCreated with the pinned script version and defaults, statu
       calling_hours: null,
       recording_enabled: true,
       qa_scorecard_id: null,
+      purpose: 'service',
       total_contacts: 3,
       created_at: T0,
     },

@@ -75,6 +75,7 @@ campaigns('create: 201 scheduled, the create and detail fields, defaults, the pi
     schedule: { start_time: '2026-03-05T09:00:00', end_time: '2026-03-05T18:00:00', timezone: 'Asia/Kolkata' },
     calling_hours: CLOSED_HOURS,
     recording_enabled: true,
+    purpose: 'service',
     created_at: '2026-03-01T10:00:00.000Z',
     started_at: null,
     ended_at: null,

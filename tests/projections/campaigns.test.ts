@@ -52,6 +52,7 @@ campaigns('created: the create fields, a scheduled status and zero progress', as
     schedule: { start_time: '2026-03-05T09:00:00', timezone: 'Asia/Kolkata' },
     calling_hours: { start: '09:00', end: '21:00' },
     recording_enabled: true,
+    purpose: 'service',
     created_at: at(0),
     started_at: null,
     ended_at: null,

@@ -9,7 +9,7 @@ import { callDecider, callStream } from '../../domain/call.ts';
 import { transcriptionJobDecider, transcriptionJobStream, type TranscriptSegment } from '../../domain/transcription-job.ts';
 import { allProjections } from '../../projections/index.ts';
 import { ProjectionRunner } from '../../projections/runner.ts';
-import { doubledForIndex, normaliseForSearch, searchWords } from '../../projections/search-text.ts';
+import { indexedText, normaliseForSearch, searchWords } from '../../projections/search-text.ts';
 import { transcriptSearchProjection } from '../../projections/transcript-search.ts';
 import { searchTranscripts } from '../../projections/transcript-search-queries.ts';
 import { placeableFacts } from '../support/call-facts.ts';
@@ -81,7 +81,7 @@ test('a replay of the events, fresh and in place, gives identical tables and ide
   // The FTS rowid is still each segment's id (the queries join on it): every indexed text is its segment's.
   const pairs = runtime.readDb.prepare('SELECT f.norm, s.text FROM search_segments_fts f LEFT JOIN search_segments s ON s.segment_id = f.rowid').all() as Array<{ norm: string; text: string | null }>;
   assert.is(pairs.length, 120);
-  for (const pair of pairs) assert.is(pair.norm, doubledForIndex(normaliseForSearch(pair.text ?? '')));
+  for (const pair of pairs) assert.is(pair.norm, indexedText(normaliseForSearch(pair.text ?? '')));
   assert.equal(answers(runtime.readDb, 'ws_1'), results);
 
   await runtime.close();

@@ -3,7 +3,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { searchTranscripts, type TranscriptSearch } from '../../projections/transcript-search-queries.ts';
-import { highlightWords, searchWords } from '../../projections/search-text.ts';
+import { highlightWords, normaliseForSearch, searchWords } from '../../projections/search-text.ts';
 import { searchIndex, transcriptEvents } from '../support/search-events.ts';
 
 const index = searchIndex();
@@ -79,6 +79,17 @@ test('normalisation: a nukta and zero-width joiners are ignored; the highlight i
   assert.equal(results.map((r) => r.text).sort(), ['माझे **कर्ज** नूतनीकरण करा', 'मुझे **क़र्ज़** की जानकारी चाहिए।'].sort());
   // NFD input finds NFC text.
   assert.is(search('नवीनी'.normalize('NFD')).total, 1);
+});
+
+test('normalisation: the Telugu nukta (U+0C3C) and the other Indic nuktas are ignored like the Devanagari one', () => {
+  const nukta = searchIndex();
+  nukta.apply(transcriptEvents({ workspaceId: 'ws_a', jobId: 'job_te', language: 'te-IN', segments: [segment('customer', 'నా జ\u0C3Cీతం ఆలస్యం', 0, 3), segment('agent', 'ਖ\u0A3Cਬਰ ਠੀਕ', 4, 6)] }));
+  const find = (query: string) => searchTranscripts(nukta.db, { workspaceId: 'ws_a', words: searchWords(query), limit: 20, offset: 0 });
+  // Typed without the nukta, with it, and the other way round: one word.
+  assert.equal(find('జీతం').results.map((r) => r.text), ['నా **జ\u0C3Cీతం** ఆలస్యం']);
+  assert.is(find('జ\u0C3Cీతం').total, 1);
+  assert.is(find('ਖਬਰ').total, 1, 'Gurmukhi');
+  assert.is(normaliseForSearch('க\u0BCDஃ'), 'க\u0BCDஃ', 'Tamil has no nukta: the aytham stays');
 });
 
 test('queries of one or two characters use the fallback and match substrings', () => {

@@ -12,6 +12,8 @@
  * timestamp to arrival), the server's RSS (sampled from /metrics), and every 5xx either workspace saw.
  */
 import { readFileSync } from 'node:fs';
+import { Worker } from 'node:worker_threads';
+import type { AbuseSettings } from './noisy-neighbour-abuse.ts';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loanRenewalScript } from './scripts.ts';
@@ -26,6 +28,8 @@ export interface IsolationFigures {
   requests: number;
 }
 
+const ABUSE_MODULE = new URL('./noisy-neighbour-abuse.ts', import.meta.url).href;
+
 export interface NoisyNeighbourRig {
   server: TestServer;
   /** B's figures over `seconds`, with A's abuse running meanwhile or not. */
@@ -34,13 +38,6 @@ export interface NoisyNeighbourRig {
   peakRssBytes(): number;
   close(): Promise<void>;
 }
-
-const HOSTILE_TRANSCRIPT = Array.from({ length: 4_000 }, (_, index) => ({
-  speaker: index % 2 ? 'customer' : 'agent',
-  text: `The loan number ${index} is due.`,
-  start_time: index * 2,
-  end_time: index * 2 + 1.5,
-}));
 
 const SMALL_TRANSCRIPT = [
   { speaker: 'agent', text: 'Hello, this is Asha from Sahay Finance about your loan renewal.', start_time: 0, end_time: 3 },
@@ -146,23 +143,23 @@ export async function startNoisyNeighbourRig(options: { env?: Record<string, str
     await Promise.all(jobs);
   }
 
-  /** A's abuse, all at once, until `deadline`. */
-  async function abuse(deadline: number, figures: { apiMs: number[]; serverErrors: number; requests: number }): Promise<void> {
-    let offset = 0;
-    const loop = async (everyMs: number, act: () => Promise<unknown>) => {
-      while (Date.now() < deadline) {
-        await act().catch(() => undefined);
-        await new Promise((resolve) => setTimeout(resolve, everyMs));
-      }
-    };
-    await Promise.all([
-      loop(500, () => timed(apiA, figures, 'post', '/v1/transcription', { transcript: HOSTILE_TRANSCRIPT, language: 'en-IN', features: ['transcription', 'summary', 'sentiment', 'intent'] })),
-      loop(1_000, () => timed(apiA, figures, 'post', '/v1/transcription', { audio_url: `${trickle.url}/call-${offset++}.wav`, language: 'en-IN' })),
-      loop(3_000, async () => {
-        const campaign = await timed(apiA, figures, 'post', '/v1/campaigns', { name: 'A', script_id: scriptA, language: 'en-IN', contacts: contacts(20_000, (offset++ % 1_000) * 20_000) });
-        if (campaign.status === 201) await timed(apiA, figures, 'patch', `/v1/campaigns/${campaign.body.id}`, { action: 'start' });
-      }),
-    ]);
+  /**
+   * A's abuse, all at once, until `deadline`, from a worker thread: serialising A's megabyte bodies in the thread
+   * that times B's requests would add the test's own stalls to B's latency.
+   */
+  async function abuse(deadline: number): Promise<{ requests: number; serverErrors: number }> {
+    const worker = new Worker(new URL('../../infra/worker-threads/typescript-worker.mjs', import.meta.url), {
+      workerData: { module: ABUSE_MODULE, settings: { baseUrl: server.baseUrl, key: a.key, scriptId: scriptA, trickleUrl: trickle.url, deadline } satisfies AbuseSettings },
+      execArgv: [],
+    });
+    try {
+      return await new Promise((resolve, reject) => {
+        worker.once('message', resolve);
+        worker.once('error', reject);
+      });
+    } finally {
+      await worker.terminate();
+    }
   }
 
   return {
@@ -170,9 +167,8 @@ export async function startNoisyNeighbourRig(options: { env?: Record<string, str
     async measure(seconds, withAbuse) {
       const deadline = Date.now() + seconds * 1000;
       const figures: IsolationFigures = { apiMs: [], jobMs: [], webhookMs: [], serverErrors: 0, requests: 0 };
-      const abuseFigures = { apiMs: [] as number[], serverErrors: 0, requests: 0 };
       const deliveredBefore = healthy.requests.length;
-      await Promise.all([normalMix(deadline, figures), withAbuse ? abuse(deadline, abuseFigures) : Promise.resolve()]);
+      const [, abuseFigures] = await Promise.all([normalMix(deadline, figures), withAbuse ? abuse(deadline) : Promise.resolve({ requests: 0, serverErrors: 0 })]);
       for (const request of healthy.requests.slice(deliveredBefore)) {
         const sent = Date.parse(request.body?.timestamp ?? '');
         if (Number.isFinite(sent)) figures.webhookMs.push(request.receivedAt - sent);

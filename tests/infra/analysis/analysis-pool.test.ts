@@ -11,6 +11,7 @@ import { loanFloodTranscript, RENEWAL_TRANSCRIPT } from '../../support/transcrip
 
 const SPINNING = new URL('../../support/analysis-workers/spinning.ts', import.meta.url).href;
 const GREEDY = new URL('../../support/analysis-workers/greedy.ts', import.meta.url).href;
+const ECHO = new URL('../../support/analysis-workers/echo-after-delay.ts', import.meta.url).href;
 const MAX_EVENT_LOOP_LAG_MS = 200;
 /**
  * With a 1.7 MB input the main thread still clones it to the worker: about 20 ms on a quiet machine, 242 ms once on
@@ -65,6 +66,21 @@ test('the hostile transcripts are analysed in a thread whose heap is capped at 6
       assert.type((outcome as { summary: unknown }).summary, 'string');
       assert.ok(maxLagMs < MAX_LAG_WITH_LARGE_INPUT_MS, `${maxLagMs} ms`);
     }
+  } finally {
+    await pool.close();
+  }
+});
+
+test('workspaces take the thread in turns: a burst of one workspace does not go ahead of another\'s one task', async () => {
+  const pool = createAnalysisPool({ threads: 1, budgetMs: 30_000, workerModule: ECHO });
+  try {
+    const finished: string[] = [];
+    const task = (label: string, workspaceId: string) =>
+      pool.analyse({ label, delayMs: 20 } as unknown as TranscriptAnalysisInput, { workspaceId }).then((result) => finished.push(result as unknown as string));
+    // A queues five, then B one: B's runs second, not sixth.
+    const all = [...['a1', 'a2', 'a3', 'a4', 'a5'].map((label) => task(label, 'ws_a')), task('b1', 'ws_b')];
+    await Promise.all(all);
+    assert.equal(finished, ['a1', 'b1', 'a2', 'a3', 'a4', 'a5']);
   } finally {
     await pool.close();
   }

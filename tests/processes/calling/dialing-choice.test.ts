@@ -85,6 +85,7 @@ test('the commands of a dial: reserve the attempt, then place the call with the 
     variables: { loan_amount: 2000, name: 'Customer 1', phone: contact.phone },
     recording_enabled: true,
     qa_scorecard_id: null,
+    purpose: 'service',
     started_at: at(5),
   });
 });

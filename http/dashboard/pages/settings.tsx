@@ -1,0 +1,110 @@
+import { unwrap } from '../api-client.ts';
+import { redirectWithFlash } from '../respond.ts';
+import { Badge, CsrfField, Empty, isAdmin, Layout, Pager, Time, ZoneNote, type Viewer } from '../view.tsx';
+import type { DashboardContext } from '../env.ts';
+import type { DashboardApp, PageDeps } from './deps.ts';
+
+interface Workspace { name: string; rate_limit_per_minute: number; dialing_concurrency: number; default_qa_scorecard_id: string | null; created_at: string }
+interface ApiKey { id: string; name: string; scope: string; created_at: string; last_used_at: string | null; revoked_at: string | null; key?: string | null }
+interface ListPage<T> { data: T[]; total: number; limit: number; offset: number }
+
+const SCOPES = ['Read-Only', 'Read-Write', 'Admin'] as const;
+
+export function settingsPages(app: DashboardApp, _deps: PageDeps) {
+  const render = async (c: DashboardContext, created?: ApiKey) => {
+    const viewer = c.get('viewer');
+    const api = c.get('api');
+    const offset = Number(c.req.query('offset') ?? 0) || 0;
+    const workspace = unwrap(await api.get<Workspace>('/workspace'));
+    const keys = isAdmin(viewer) ? unwrap(await api.get<ListPage<ApiKey>>('/api-keys', { offset, limit: 20 })) : undefined;
+    return c.html(
+      <Layout title="Settings" viewer={viewer} path="/settings">
+        <section class="card" aria-labelledby="ws-h">
+          <h2 id="ws-h">Workspace: {workspace.name}</h2>
+          <dl class="facts">
+            <dt>API requests per minute</dt><dd>{workspace.rate_limit_per_minute}</dd>
+            <dt>Calls at once</dt><dd>{workspace.dialing_concurrency}</dd>
+            <dt>Default QA scorecard</dt><dd>{workspace.default_qa_scorecard_id ? <a href={`/scorecards/${workspace.default_qa_scorecard_id}`}>{workspace.default_qa_scorecard_id}</a> : 'none'}</dd>
+            <dt>Created</dt><dd><Time at={workspace.created_at} zone={viewer.timeZone} withZone /></dd>
+          </dl>
+          <p class="muted small">The limits are set by the service's operator (npm run cli -- workspaces set-rate-limit / set-concurrency).</p>
+        </section>
+        <section class="card" aria-labelledby="keys-h">
+          <h2 id="keys-h">API keys</h2>
+          {created?.key ? (
+            <div class="flash flash-ok" role="status">
+              <p>Key “{created.name}” ({created.scope}) created. Copy its secret now: it is shown only this once and stored nowhere.</p>
+              <code id="new-key" class="secret">{created.key}</code>
+              <button type="button" data-copy="new-key" class="secondary">Copy</button>
+            </div>
+          ) : null}
+          {!keys ? (
+            <p class="muted">Only an Admin key can see and manage API keys; you are signed in with a {viewer.scope} key.</p>
+          ) : (
+            <>
+              <KeyTable keys={keys.data} viewer={viewer} />
+              <Pager path="/settings" query={{}} total={keys.total} limit={keys.limit} offset={keys.offset} />
+              <ZoneNote zone={viewer.timeZone} />
+              <form method="post" action="/settings/api-keys" class="card">
+                <h3>Create a key</h3>
+                <CsrfField viewer={viewer} />
+                <div class="field"><label for="key-name">Name (who or what uses it)</label><input id="key-name" name="name" required maxlength={255} /></div>
+                <div class="field">
+                  <label for="key-scope">Scope</label>
+                  <select id="key-scope" name="scope">{SCOPES.map((scope) => <option value={scope} selected={scope === 'Read-Write'}>{scope}</option>)}</select>
+                </div>
+                <button type="submit">Create key</button>
+              </form>
+            </>
+          )}
+        </section>
+      </Layout>,
+    );
+  };
+
+  app.get('/settings', (c) => render(c));
+
+  app.post('/settings/api-keys', async (c) => {
+    const form = await c.req.parseBody();
+    const result = await c.get('api').send<ApiKey>('POST', '/api-keys', { name: String(form.name ?? ''), scope: String(form.scope ?? '') }, `dash-key-${String(form._csrf ?? '').slice(0, 8)}-${Date.now()}`);
+    if (!result.ok) return redirectWithFlash(c, '/settings', 'error', result.error.message);
+    // Answered directly (no redirect): the secret must not travel in a URL or sit in the session.
+    return render(c, result.body);
+  });
+
+  app.post('/settings/api-keys/:id/revoke', async (c) => {
+    const result = await c.get('api').send<ApiKey>('DELETE', `/api-keys/${encodeURIComponent(c.req.param('id'))}`);
+    if (!result.ok) return redirectWithFlash(c, '/settings', 'error', result.error.message);
+    return redirectWithFlash(c, '/settings', 'ok', `Key “${result.body.name}” revoked: every request and session using it is refused from now on.`);
+  });
+}
+
+function KeyTable({ keys, viewer }: { keys: ApiKey[]; viewer: Viewer }) {
+  if (keys.length === 0) return <Empty><p>No keys.</p></Empty>;
+  return (
+    <div class="table-wrap">
+      <table class="responsive">
+        <thead><tr><th scope="col">Name</th><th scope="col">Scope</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">Status</th><th scope="col"><span class="muted">Action</span></th></tr></thead>
+        <tbody>
+          {keys.map((key) => (
+            <tr>
+              <td data-label="Name">{key.name}</td>
+              <td data-label="Scope">{key.scope}</td>
+              <td data-label="Created"><Time at={key.created_at} zone={viewer.timeZone} /></td>
+              <td data-label="Last used"><Time at={key.last_used_at} zone={viewer.timeZone} /></td>
+              <td data-label="Status">{key.revoked_at ? <Badge value="revoked" /> : <Badge value="active" />}</td>
+              <td data-label="Action">
+                {key.revoked_at ? null : (
+                  <form method="post" action={`/settings/api-keys/${key.id}/revoke`} class="inline" data-confirm={`Revoke “${key.name}”? Everything using it stops working at once.`}>
+                    <CsrfField viewer={viewer} />
+                    <button type="submit" class="danger" aria-label={`Revoke ${key.name}`}>Revoke</button>
+                  </form>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,24 @@
+import { createDashboard } from './dashboard/app.tsx';
+import { createHttpApp, type HttpApp, type HttpPorts } from './app.ts';
+import type { HttpDependencies } from './dependencies.ts';
+
+/** Paths the API answers; every other path is the dashboard's. */
+const API_PATHS = /^\/(v1(\/|$)|health$|ready$|metrics$)/;
+
+export interface Service {
+  api: HttpApp;
+  fetch(request: Request, env?: Parameters<HttpApp['fetch']>[1]): Response | Promise<Response>;
+}
+
+/**
+ * The whole HTTP surface: the API under /v1 (and the operations endpoints), the dashboard everywhere else. The
+ * dashboard reaches the API in process (dashboard/api-client.ts), never over the network.
+ */
+export function createService(ports: HttpPorts, overrides: Partial<HttpDependencies> = {}): Service {
+  const api = createHttpApp(ports, overrides);
+  const dashboard = createDashboard({ readDb: ports.readDb, clock: ports.clock, logger: ports.logger, fetchApi: (request) => api.fetch(request, undefined) });
+  return {
+    api,
+    fetch: (request, env) => (API_PATHS.test(new URL(request.url).pathname) ? api.fetch(request, env) : dashboard.fetch(request, env)),
+  };
+}

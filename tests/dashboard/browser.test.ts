@@ -1,0 +1,422 @@
+import type { BrowserContext, Page } from 'playwright-core';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { launchBrowser, type Browsing } from '../support/browser.ts';
+import { makeCertificate, startReceiver, type Certificate, type Receiver } from '../support/https-receiver.ts';
+import { loanRenewalScript } from '../support/scripts.ts';
+import { client, createWorkspace, startServer, type ApiClient, type TestServer, type Workspace } from '../support/server.ts';
+import { waitFor } from '../support/wait-for.ts';
+
+/**
+ * The dashboard in a real browser (chromium via playwright-core) against the real server: sandbox carrier, manual
+ * clock, a real HTTPS webhook receiver. One server, one browser, one operator context reused across the steps,
+ * which run in order like an operator's first session. Every page visited is checked with axe-core and
+ * screenshotted at 1280×800 and 390×844 (test-output/dashboard/).
+ */
+const dashboard = suite('dashboard in a browser');
+
+let server: TestServer;
+let owner: Workspace;
+let api: ApiClient;
+let browsing: Browsing;
+let operator: BrowserContext;
+let page: Page;
+let certificate: Certificate;
+let receiver: Receiver;
+let campaignId = '';
+let callId = '';
+const problems: string[] = [];
+
+const XSS = '<script>window.__xss=1</script><img src=x onerror="window.__xss=2">';
+
+/** Contacts by sandbox ending: 03 interested, 04 not interested, 05 callback, 00/01 not reachable (retried). */
+const ENDINGS = ['00', '01', '02', '03', '04', '05', '06', '07', '08', '09'];
+function csv(rows: string[][]): Buffer {
+  const quote = (cell: string) => (/[",\n]/.test(cell) ? `"${cell.replaceAll('"', '""')}"` : cell);
+  return Buffer.from(rows.map((row) => row.map(quote).join(',')).join('\n'));
+}
+const header = ['Mobile', 'Customer Name', 'amount', 'lender'];
+const goodRows = ENDINGS.map((ending, index) => [`+9198100000${ending}`, index === 3 ? `Asha ${XSS}` : index === 4 ? 'सुनीता शर्मा' : `Customer ${index}`, String(50_000 + index), 'Sahay Finance']);
+
+function watch(target: Page): void {
+  target.on('dialog', (dialog) => {
+    if (dialog.type() === 'confirm') return void dialog.accept();
+    problems.push(`dialog: ${dialog.message()}`);
+    void dialog.dismiss();
+  });
+  target.on('console', (message) => {
+    // The refused sign-in (a wrong key) answers 401 on purpose; anything else logged as an error is a defect.
+    if (message.type() === 'error' && !/status of 401/.test(message.text())) problems.push(`console: ${message.text()}`);
+  });
+  target.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+}
+
+async function assertNoXss(target: Page): Promise<void> {
+  assert.is(await target.evaluate('window.__xss'), undefined, 'no injected script ran');
+}
+
+async function signIn(context: BrowserContext, key: string): Promise<Page> {
+  const next = await context.newPage();
+  watch(next);
+  await next.goto(`${server.baseUrl}/`);
+  assert.match(next.url(), /\/sign-in$/);
+  await next.fill('#key', key);
+  await next.click('button[type=submit]');
+  await next.waitForURL(`${server.baseUrl}/`);
+  return next;
+}
+
+/** Contacts done, as the progress on the open page shows it (SSE updates it; nothing reloads). */
+const doneOnPage = async () => Number(await page.textContent('[data-testid=done]'));
+/** When the live region last received an update (set by dashboard.js), or null once the page shows a finished campaign. */
+const liveMarker = () => page.getAttribute('[data-live-progress]', 'data-updated', { timeout: 500 }).catch(() => 'finished');
+
+async function advanceClock(seconds: number): Promise<void> {
+  const response = await api.post('/v1/sandbox/clock', { advance_seconds: seconds });
+  assert.is(response.status, 200, response.text);
+}
+
+dashboard.before(async () => {
+  certificate = makeCertificate();
+  receiver = await startReceiver(certificate, null, () => 500);
+  server = await startServer({ env: { CLOCK: 'manual', CLOCK_START: '2026-03-02T04:30:00Z', ALLOW_PRIVATE_TARGETS: 'true', NODE_EXTRA_CA_CERTS: certificate.certPath } });
+  owner = await createWorkspace(server, 'Sahay Finance');
+  api = client(server, owner.key);
+  const script = loanRenewalScript();
+  script.steps[0]!.say = `Namaste {name}, this is Asha from {lender}. This call is recorded. ${XSS}`;
+  const created = await api.post('/v1/scripts', script);
+  assert.is(created.status, 201, created.text);
+  browsing = await launchBrowser();
+  operator = await browsing.newContext();
+});
+
+dashboard.after(async () => {
+  await browsing?.close();
+  await receiver?.close();
+  certificate?.remove();
+  await server?.stop();
+});
+
+dashboard('sign in with the Admin key: an HttpOnly SameSite=Strict session cookie, the overview with its empty state', async () => {
+  const signInPage = await operator.newPage();
+  watch(signInPage);
+  await signInPage.goto(`${server.baseUrl}/sign-in`);
+  await browsing.look(signInPage, '01-sign-in');
+  await signInPage.fill('#key', 'vcs_wrong');
+  await signInPage.click('button[type=submit]');
+  const refusal = await signInPage.textContent('main') ?? '';
+  assert.match(refusal, /not valid/, refusal);
+  await signInPage.close();
+
+  page = await signIn(operator, owner.key);
+  const [cookie] = (await operator.cookies()).filter((entry) => entry.name === 'dashboard_session');
+  assert.ok(cookie, 'session cookie');
+  assert.is(cookie!.httpOnly, true);
+  assert.is(cookie!.sameSite, 'Strict');
+  assert.not.match(cookie!.value, owner.key.slice(0, 12), 'the cookie is not the key');
+  assert.match(await page.textContent('main') ?? '', /No calls in the last 30 days/);
+  assert.match(await page.textContent('main') ?? '', /Times are in /);
+  await browsing.look(page, '02-overview-empty');
+});
+
+dashboard('register a webhook from the Webhooks page', async () => {
+  await page.goto(`${server.baseUrl}/webhooks`);
+  await browsing.look(page, '03-webhooks-empty');
+  await page.fill('#url', `${receiver.url}/hooks`);
+  await page.click('form.card button[type=submit]');
+  await page.waitForURL(/\/webhooks\/wh_/);
+  assert.match(await page.textContent('.flash') ?? '', /registered/);
+});
+
+dashboard('create a campaign from a CSV: column mapping, row errors before submitting, then created', async () => {
+  await page.goto(`${server.baseUrl}/campaigns`);
+  assert.match(await page.textContent('main') ?? '', /No campaigns yet/);
+  await browsing.look(page, '04-campaigns-empty');
+  await page.click('text=New campaign from a CSV');
+  await page.fill('#name', 'March renewals');
+  await page.selectOption('#language', 'hi-IN');
+  const badRows = [...goodRows.slice(0, 2), ['12345', 'Bad Phone', '1', 'Sahay Finance'], ['+919810000000', 'Twice', '2', 'Sahay Finance'], ['+919810000077', 'No amount', '', 'Sahay Finance']];
+  await page.setInputFiles('#contacts', { name: 'bad.csv', mimeType: 'text/csv', buffer: csv([header, ...badRows]) });
+  await browsing.look(page, '05-campaign-new');
+  await page.click('text=Next: map columns');
+  // The phone column is guessed from "Mobile"; "Customer Name" is mapped by hand.
+  assert.is(await page.inputValue('#map_phone'), '0');
+  await page.selectOption('#map_name', { label: 'Customer Name' });
+  await page.click('button[value=check]');
+  const errors = await page.textContent('.errors') ?? '';
+  assert.match(errors, /Line 4: phone: expected E\.164/);
+  assert.match(errors, /Line 5: phone \+919810000000 is already on line 2/);
+  assert.match(errors, /Line 6: amount: empty/);
+  assert.is(await page.locator('button[value=create]').count(), 0, 'no create button while rows are wrong');
+  await browsing.look(page, '06-campaign-row-errors');
+
+  await page.goto(`${server.baseUrl}/campaigns/new`);
+  await page.fill('#name', 'March renewals');
+  await page.setInputFiles('#contacts', { name: 'contacts.csv', mimeType: 'text/csv', buffer: csv([header, ...goodRows]) });
+  await page.click('summary');
+  await page.fill('#max_attempts', '2');
+  await page.fill('#retry_interval_minutes', '5');
+  await page.click('text=Next: map columns');
+  await page.selectOption('#map_name', { label: 'Customer Name' });
+  await page.click('button[value=check]');
+  await browsing.look(page, '07-campaign-mapped');
+  await page.click('button[value=create]');
+  await page.waitForURL(/\/campaigns\/cmp_/);
+  campaignId = page.url().split('/').at(-1)!;
+  assert.match(await page.textContent('.flash') ?? '', /created with 10 contacts/);
+  await assertNoXss(page);
+});
+
+dashboard('start, live progress over SSE, pause, resume; the clock moves and the page follows without a reload', async () => {
+  await page.click('button:has-text("Start now")');
+  await page.waitForSelector('text=Campaign running.');
+  // First round: every contact dialed; 00, 01 and 08 wait for a retry (5 + ... final).
+  await waitFor('the first round on the page', doneOnPage, (done) => done >= 7);
+  const firstRound = Number(await page.textContent('[data-testid=done]'));
+  await browsing.look(page, '08-campaign-running');
+  await page.click('button:has-text("Pause")');
+  await page.waitForSelector('text=Campaign paused.');
+  assert.ok(await page.locator('button:has-text("Resume")').count());
+  await page.click('button:has-text("Resume")');
+  await page.waitForSelector('text=Campaign running.');
+  const marker = await liveMarker();
+  // Past the retry interval the retries run: the progress on the open page moves by itself.
+  await advanceClock(6 * 60);
+  await waitFor('the retries on the open page', async () => ({ done: await doneOnPage(), updated: await liveMarker() }), (now) => now.done === 10 && now.updated !== marker);
+  assert.ok(firstRound < 10, `first round ${firstRound}`);
+  await page.waitForSelector('#progress >> text=completed', { timeout: 30_000 });
+  await page.reload();
+  await browsing.look(page, '09-campaign-completed');
+  const name = await page.locator('a', { hasText: 'Asha' }).first().textContent();
+  assert.is(name, `Asha ${XSS}`, 'the contact name shows as text');
+  await assertNoXss(page);
+});
+
+dashboard('a call: recording in an audio player beside its transcript; a segment seeks, the playing one is highlighted', async () => {
+  await page.click('table a:has-text("Asha")');
+  await page.waitForURL(/\/calls\/cal_/);
+  callId = page.url().split('/').at(-1)!.split('?')[0]!;
+  // The conversation is analysed after the call: reload until the transcript is there.
+  await waitFor('the transcript on the call page', async () => {
+    if (await page.locator('#transcript li').count()) return true;
+    await page.reload();
+    return false;
+  }, (shown) => shown);
+  const segments = page.locator('#transcript li');
+  assert.ok((await segments.count()) >= 2);
+  const transcriptText = await page.textContent('#transcript') ?? '';
+  assert.ok(transcriptText.includes('<script>'), 'transcript text with markup shows as text');
+  await assertNoXss(page);
+  assert.match(await page.textContent('main') ?? '', /Sentiment/);
+  const audio = page.locator('audio[data-transcript]');
+  assert.is(await audio.count(), 1);
+  assert.match(await audio.getAttribute('src') ?? '', /^\/v1\/recordings\/cal_/);
+  // Play it: the browser fetches the WAV from this origin and time moves.
+  await page.evaluate('(() => { const a = document.querySelector("audio"); a.muted = true; return a.play(); })()');
+  await waitFor('the recording playing', () => page.evaluate('document.querySelector("audio").currentTime') as Promise<number>, (time) => time > 0.2, 30_000);
+  await page.evaluate('document.querySelector("audio").pause()');
+  const second = segments.nth(1);
+  const start = Number(await second.getAttribute('data-start'));
+  await second.locator('button').click();
+  await waitFor('the seek to the segment', () => page.evaluate('document.querySelector("audio").currentTime') as Promise<number>, (time) => time >= start && time < start + 2);
+  await waitFor('the segment highlighted', () => second.getAttribute('class'), (value) => value === 'playing');
+  await page.evaluate('document.querySelector("audio").pause()');
+  await browsing.look(page, '10-call-detail');
+});
+
+dashboard('the calls list filters by disposition; search highlights the words and links to the call at that second', async () => {
+  await page.goto(`${server.baseUrl}/calls`);
+  await browsing.look(page, '11-calls');
+  await page.selectOption('#f-disposition', 'interested');
+  await page.click('button:has-text("Filter")');
+  await page.waitForURL(/disposition=interested/);
+  const rows = await page.locator('tbody tr').count();
+  assert.ok(rows >= 1);
+  assert.is(await page.locator('tbody tr:has-text("not reachable")').count(), 0);
+
+  await page.goto(`${server.baseUrl}/search`);
+  await page.fill('#q', 'renew');
+  await page.click('button:has-text("Search")');
+  await page.waitForSelector('mark');
+  assert.match((await page.textContent('mark')) ?? '', /renew/i);
+  await browsing.look(page, '12-search');
+  await page.click('main ol a >> nth=0');
+  await page.waitForURL(/\/calls\/cal_.*\?t=\d+/);
+  assert.is(await page.locator('audio[data-start-at]').count(), 1);
+});
+
+dashboard('webhooks: the delivery log shows failed deliveries; Replay sends one again', async () => {
+  const hooks = await api.get('/v1/webhooks');
+  const webhookId: string = hooks.body.data[0].id;
+  const log = async () => (await api.get(`/v1/webhooks/${webhookId}/deliveries?limit=100`)).body.data as { id: string; status: string; attempts: unknown[] }[];
+  // Every automatic retry fails (the receiver answers 500): one delivery is followed until it is abandoned.
+  const [oldest] = (await log()).slice(-1);
+  assert.ok(oldest, 'a delivery');
+  for (let step = 0; step < 6; step++) {
+    const seen = (await log()).find((delivery) => delivery.id === oldest!.id)!;
+    if (seen.status === 'failed') break;
+    await advanceClock(8 * 3_600 + 1);
+    await waitFor(`attempt ${seen.attempts.length + 1}`, log, (now) => {
+      const delivery = now.find((entry) => entry.id === oldest!.id)!;
+      return delivery.attempts.length > seen.attempts.length || delivery.status === 'failed';
+    });
+  }
+  await waitFor('a failed delivery', log, (now) => now.some((delivery) => delivery.status === 'failed'));
+  receiver.respond = () => 200;
+  await page.goto(`${server.baseUrl}/webhooks`);
+  await browsing.look(page, '13-webhooks');
+  await page.click(`a[href="/webhooks/${webhookId}"]`);
+  await page.selectOption('#d-status', 'failed');
+  await page.click('button:has-text("Filter")');
+  await page.waitForURL(/status=failed/);
+  await browsing.look(page, '14-webhook-delivery-log');
+  const before = receiver.requests.length;
+  // Which delivery the first Replay button replays: its form names it.
+  const action = (await page.locator('form[action*="/replay"] >> nth=0').getAttribute('action'))!;
+  const replayedId = /\/deliveries\/([^/]+)\/replay$/.exec(action)![1]!;
+  await page.click('button:has-text("Replay") >> nth=0');
+  await page.waitForSelector('text=Replay requested');
+  await waitFor('the replayed delivery', async () => receiver.requests.length, (count) => count > before);
+  // Other deliveries still retrying may succeed now too; the one replayed was abandoned, and only a replay sends it.
+  await waitFor('the replay in the log', log, (now) => now.find((delivery) => delivery.id === replayedId)?.status === 'delivered');
+  await page.goto(`${server.baseUrl}/webhooks/${webhookId}?status=delivered`);
+  assert.ok((await page.locator('tbody tr:has-text("HTTP 200")').count()) >= 1, 'the log shows the delivered replay');
+});
+
+dashboard('settings: create a Read-Only key (secret shown once); its session sees no actions and the server refuses them; revoking it ends that session; the last Admin key cannot be revoked', async () => {
+  await page.goto(`${server.baseUrl}/settings`);
+  await page.fill('#key-name', `Auditor ${XSS}`);
+  await page.selectOption('#key-scope', 'Read-Only');
+  await page.click('button:has-text("Create key")');
+  const secret = (await page.textContent('#new-key'))!.trim();
+  assert.match(secret, /^vcs_/);
+  assert.is(await page.locator('button[data-copy=new-key]').count(), 1);
+  assert.not.match(page.url(), secret);
+  await assertNoXss(page);
+  await browsing.look(page, '15-settings-key-created');
+  await page.goto(`${server.baseUrl}/settings`);
+  assert.is(await page.locator('#new-key').count(), 0, 'the secret is shown once');
+
+  // The Read-Only operator: every page, no action button; a forged action is refused by the server.
+  const auditorContext = await browsing.newContext();
+  const auditor = await signIn(auditorContext, secret);
+  for (const path of ['/campaigns', `/campaigns/${campaignId}`, '/webhooks', '/scripts', '/agents', '/do-not-call']) {
+    await auditor.goto(`${server.baseUrl}${path}`);
+    assert.is(await auditor.locator('main form[method=post]').count(), 0, `no action on ${path}`);
+  }
+  await browsing.look(auditor, '16-read-only-campaign');
+  const csrf = await auditor.getAttribute('input[name=_csrf]', 'value');
+  const forged = await auditor.evaluate(
+    `fetch('/do-not-call', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'phone=%2B919999999999&_csrf=${csrf}', redirect: 'manual' }).then((r) => r.status)`,
+  );
+  assert.is(forged, 0, 'answered with a redirect (opaque), not performed');
+  const listed = await api.get('/v1/suppressions/%2B919999999999');
+  assert.is(listed.status, 404, 'a Read-Only session cannot add to the do-not-call list');
+  await auditor.goto(`${server.baseUrl}/do-not-call`);
+  assert.match(await auditor.textContent('.flash') ?? '', /Read-Write/);
+
+  // The Admin revokes it; the auditor's next page is the sign-in page, saying why.
+  await page.goto(`${server.baseUrl}/settings`);
+  await page.click('tr:has-text("Auditor") button:has-text("Revoke")');
+  await page.waitForSelector('text=revoked: every request');
+  await auditor.goto(`${server.baseUrl}/calls`);
+  assert.match(auditor.url(), /\/sign-in\?ended=revoked$/);
+  assert.match(await auditor.textContent('main') ?? '', /its API key was revoked/);
+  await auditorContext.close();
+
+  // The last Admin key stays.
+  await page.click('tr:has-text("Initial admin key") button:has-text("Revoke")');
+  assert.match(await page.textContent('.flash') ?? '', /last active Admin key/);
+  await browsing.look(page, '17-settings');
+});
+
+dashboard('every other page renders, is accessible and escapes what users typed', async () => {
+  for (const [path, name] of [['/', '18-overview'], ['/campaigns', '19-campaigns'], ['/scripts', '20-scripts'], ['/scorecards', '21-scorecards'], ['/agents', '22-agents'], ['/do-not-call', '23-do-not-call']] as const) {
+    await page.goto(`${server.baseUrl}${path}`);
+    await browsing.look(page, name);
+  }
+  await page.goto(`${server.baseUrl}/agents`);
+  await page.fill('#a-name', 'Priya');
+  await page.check('input[value="ta-IN"]');
+  await page.fill('#a-phone', '+919812345678');
+  await page.click('button:has-text("Add agent")');
+  assert.match(await page.textContent('.flash') ?? '', /Agent Priya added/);
+  await page.click('main table a:has-text("Priya")');
+  assert.match(await page.textContent('main') ?? '', /Calls handled, last 30 days/);
+  await browsing.look(page, '27-agent');
+  await page.goto(`${server.baseUrl}/do-not-call`);
+  await page.fill('#dnc-phone', '+919810000555');
+  await page.click('button:has-text("Add to the list")');
+  assert.match(await page.textContent('.flash') ?? '', /will not be called/);
+  await page.goto(`${server.baseUrl}/scripts`);
+  await page.click('main table a >> nth=0');
+  assert.ok((await page.textContent('main pre'))!.includes('<script>'), 'script text shows as text');
+  await assertNoXss(page);
+  await browsing.look(page, '24-script');
+  await page.goto(`${server.baseUrl}/scripts/new`);
+  await page.fill('#s-name', 'Broken');
+  await page.fill('#s-steps', '[{"id":"a","say":"Hi","next":"nowhere"}]');
+  await page.click('button:has-text("Create script")');
+  assert.match(await page.textContent('[role=alert]') ?? '', /Step 1 \(a\)/);
+  await browsing.look(page, '25-script-error');
+});
+
+dashboard('a scheduled campaign: remove contacts by pasting numbers, then stop it', async () => {
+  const scriptId = (await api.get('/v1/scripts')).body.data[0].id;
+  const contacts = ['+919810000011', '+919810000012', '+919810000013'].map((phone, index) => ({ phone, name: `Later ${index}`, amount: 1, lender: 'Sahay' }));
+  const created = await api.post('/v1/campaigns', { name: 'Next week', script_id: scriptId, language: 'ta-IN', contacts });
+  assert.is(created.status, 201, created.text);
+  await page.goto(`${server.baseUrl}/campaigns/${created.body.id}`);
+  await page.fill('#phones', '+919810000011\n+919810000099');
+  await page.click('button:has-text("Remove these contacts")');
+  assert.match(await page.textContent('.flash') ?? '', /Removed 1; 0 already called \(kept\); 1 not in the campaign/);
+  await page.click('button:has-text("Stop")');
+  await page.waitForSelector('text=Campaign stopped.');
+  assert.is(await page.locator('main form[method=post]').count(), 0, 'a stopped campaign offers no action');
+  await browsing.look(page, '26-campaign-stopped');
+});
+
+dashboard('sign out ends the session', async () => {
+  await page.goto(`${server.baseUrl}/`);
+  await page.click('button:has-text("Sign out")');
+  await page.waitForURL(/\/sign-in\?ended=signed-out$/);
+  await page.goto(`${server.baseUrl}/campaigns`);
+  assert.match(page.url(), /\/sign-in$/);
+  assert.equal(problems, []);
+});
+
+dashboard('headers and refusals without a browser: CSP, frame, CSRF, no key in the session cookie', async () => {
+  const signInPage = await fetch(`${server.baseUrl}/sign-in`);
+  const csp = signInPage.headers.get('content-security-policy') ?? '';
+  assert.match(csp, /script-src 'self'/);
+  assert.not.match(csp, /unsafe-inline|unsafe-eval/);
+  assert.is(signInPage.headers.get('x-frame-options'), 'DENY');
+  const token = /name="_csrf" value="([^"]+)"/.exec(await signInPage.text())![1]!;
+  const preCookie = signInPage.headers.get('set-cookie')!.split(';')[0]!;
+  const signedIn = await fetch(`${server.baseUrl}/sign-in`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: preCookie },
+    body: new URLSearchParams({ _csrf: token, key: owner.key, time_zone: 'Asia/Kolkata' }),
+  });
+  assert.is(signedIn.status, 303);
+  const session = signedIn.headers.get('set-cookie')!.split(', ').find((cookie) => cookie.startsWith('dashboard_session='))!;
+  assert.match(session, /HttpOnly/);
+  assert.match(session, /SameSite=Strict/);
+  const cookie = session.split(';')[0]!;
+  // A state-changing form without the session's CSRF token, or from another origin, does nothing.
+  const noToken = await fetch(`${server.baseUrl}/do-not-call`, { method: 'POST', redirect: 'manual', headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' }, body: 'phone=%2B919888888888' });
+  assert.is(noToken.status, 403);
+  const overview = await (await fetch(`${server.baseUrl}/`, { headers: { cookie } })).text();
+  const csrf = /name="_csrf" value="([^"]+)"/.exec(overview)![1]!;
+  const crossSite = await fetch(`${server.baseUrl}/do-not-call`, { method: 'POST', redirect: 'manual', headers: { cookie, origin: 'https://evil.example', 'content-type': 'application/x-www-form-urlencoded' }, body: `phone=%2B919888888888&_csrf=${csrf}` });
+  assert.is(crossSite.status, 403);
+  assert.is((await api.get('/v1/suppressions/%2B919888888888')).status, 404);
+  // The API under /v1 is untouched by the dashboard: JSON errors, bearer keys only (a session cookie is no key).
+  const apiWithCookie = await fetch(`${server.baseUrl}/v1/campaigns`, { headers: { cookie } });
+  assert.is(apiWithCookie.status, 401);
+  // The key never reaches the server's log.
+  assert.not.match(server.output(), owner.key);
+});
+
+dashboard.run();

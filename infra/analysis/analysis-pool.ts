@@ -94,6 +94,8 @@ export function createAnalysisPool(options: AnalysisPoolOptions): AnalysisPool {
 class Slots {
   private free: number;
   private readonly waiting = new Map<string, Array<() => void>>();
+  /** Who was given a slot last: the next turn goes to someone else when someone else waits. */
+  private lastServed: string | null = null;
 
   constructor(count: number) {
     this.free = count;
@@ -103,6 +105,7 @@ class Slots {
     signal?.throwIfAborted();
     if (this.free > 0) {
       this.free--;
+      this.lastServed = owner;
       return;
     }
     await new Promise<void>((resolve, reject) => {
@@ -124,16 +127,25 @@ class Slots {
   }
 
   give(): void {
-    // A Map iterates in insertion order: the first owner is the one whose turn it is; it goes to the back.
-    const turn = this.waiting.entries().next();
-    if (turn.done) {
+    if (this.waiting.size === 0) {
       this.free++;
       return;
     }
-    const [owner, queue] = turn.value;
+    // A Map iterates in insertion order: the first owner is the one whose turn it is (unless it was served last and
+    // another waits); it goes to the back.
+    let owner: string | undefined;
+    for (const candidate of this.waiting.keys()) {
+      owner ??= candidate;
+      if (candidate !== this.lastServed) {
+        owner = candidate;
+        break;
+      }
+    }
+    const queue = this.waiting.get(owner!)!;
     const next = queue.shift()!;
-    this.waiting.delete(owner);
-    if (queue.length > 0) this.waiting.set(owner, queue);
+    this.waiting.delete(owner!);
+    if (queue.length > 0) this.waiting.set(owner!, queue);
+    this.lastServed = owner!;
     next();
   }
 }

@@ -180,14 +180,28 @@ export interface ComplianceAggregate {
   blocked_attempts_by_rule: Array<{ rule_id: string; severity: string; count: number; final: number }>;
 }
 
+/** The evaluated calls of the range (by the time the call happened) of one workspace, as the aggregate selects them. */
+const RANGE_CLAUSE = 'workspace_id = @workspace_id AND occurred_at >= @from AND occurred_at <= @to';
+
+/** The optional campaign and language conditions of a filter (column prefix `alias`). */
+function filterClause(filter: ComplianceFilter, alias = ''): string {
+  return `${filter.campaign_id !== undefined ? ` AND ${alias}campaign_id = @campaign_id` : ''}${filter.language !== undefined ? ` AND ${alias}language = @language` : ''}`;
+}
+
+function filterParameters(workspaceId: string, filter: ComplianceFilter): Record<string, unknown> {
+  const parameters: Record<string, unknown> = { workspace_id: workspaceId, from: filter.fromInstant, to: filter.toInstant };
+  if (filter.campaign_id !== undefined) parameters.campaign_id = filter.campaign_id;
+  if (filter.language !== undefined) parameters.language = filter.language;
+  return parameters;
+}
+
 export function complianceAggregate(db: Database, workspaceId: string, filter: ComplianceFilter): ComplianceAggregate {
   const { aggregates } = statements(db);
   const key = `${filter.campaign_id !== undefined},${filter.language !== undefined}`;
   let query = aggregates.get(key);
   if (!query) {
-    const extra = (alias: string) =>
-      `${filter.campaign_id !== undefined ? ` AND ${alias}campaign_id = @campaign_id` : ''}${filter.language !== undefined ? ` AND ${alias}language = @language` : ''}`;
-    const range = 'workspace_id = @workspace_id AND occurred_at >= @from AND occurred_at <= @to';
+    const extra = (alias: string) => filterClause(filter, alias);
+    const range = RANGE_CLAUSE;
     // Blocked attempts know their campaign; the language is the campaign's (campaigns read model).
     const blockedLanguage = filter.language !== undefined ? ' AND campaign_id IN (SELECT campaign_id FROM campaigns WHERE workspace_id = @workspace_id AND language = @language)' : '';
     query = {
@@ -206,9 +220,7 @@ export function complianceAggregate(db: Database, workspaceId: string, filter: C
     };
     aggregates.set(key, query);
   }
-  const parameters: Record<string, unknown> = { workspace_id: workspaceId, from: filter.fromInstant, to: filter.toInstant };
-  if (filter.campaign_id !== undefined) parameters.campaign_id = filter.campaign_id;
-  if (filter.language !== undefined) parameters.language = filter.language;
+  const parameters = filterParameters(workspaceId, filter);
   const totals = query.totals.get(parameters) as { calls: number; score: number | null; passed: number };
   const bySeverity = { critical: 0, warning: 0 };
   for (const row of query.bySeverity.all(parameters) as Array<{ severity: 'critical' | 'warning'; count: number }>) bySeverity[row.severity] = row.count;
@@ -232,4 +244,81 @@ export function findComplianceFailure(db: Database, workspaceId: string, subject
     failureStatements.set(db, statement);
   }
   return statement.get(workspaceId, subjectId);
+}
+
+/** One check over the range: how many evaluated calls it applied to, how many of them failed it, its findings. */
+export interface ComplianceCheckResult {
+  check: string;
+  severity: string;
+  calls_evaluated: number;
+  failed_calls: number;
+  violations: number;
+}
+
+const checkResultStatements = new WeakMap<Database, Map<string, Statement>>();
+
+/**
+ * Every check that applied in the range with its passes and failures (the aggregate above lists only failures): the
+ * same `compliance_checks` rows, the same range and filters.
+ */
+export function complianceCheckResults(db: Database, workspaceId: string, filter: ComplianceFilter): ComplianceCheckResult[] {
+  let byKey = checkResultStatements.get(db);
+  if (!byKey) checkResultStatements.set(db, (byKey = new Map()));
+  const key = `${filter.campaign_id !== undefined},${filter.language !== undefined}`;
+  let statement = byKey.get(key);
+  if (!statement) {
+    statement = db.prepare(
+      `SELECT check_name AS "check", severity, count(DISTINCT subject_id) AS calls_evaluated,
+         count(DISTINCT CASE WHEN passed = 0 THEN subject_id END) AS failed_calls, coalesce(sum(violations), 0) AS violations
+       FROM compliance_checks WHERE ${RANGE_CLAUSE}${filterClause(filter)}
+       GROUP BY check_name, severity ORDER BY failed_calls DESC, check_name`,
+    );
+    byKey.set(key, statement);
+  }
+  return statement.all(filterParameters(workspaceId, filter)) as ComplianceCheckResult[];
+}
+
+/** One finding of the violation log, in the order the calls happened. */
+export interface ComplianceLogEntry {
+  call_id: string | null;
+  job_id: string;
+  campaign_id: string | null;
+  language: string;
+  occurred_at: string;
+  violation: ComplianceViolation;
+}
+
+const logStatements = new WeakMap<Database, Map<string, { rows: Statement; total: Statement }>>();
+
+/**
+ * The findings of the range, oldest call first, at most `limit` of them (read row by row: memory is bounded by the
+ * limit, not the range), with the total number of findings.
+ */
+export function complianceViolationLog(db: Database, workspaceId: string, filter: ComplianceFilter, limit: number): { total: number; entries: ComplianceLogEntry[] } {
+  let byKey = logStatements.get(db);
+  if (!byKey) logStatements.set(db, (byKey = new Map()));
+  const key = `${filter.campaign_id !== undefined},${filter.language !== undefined}`;
+  let query = byKey.get(key);
+  if (!query) {
+    const where = `${RANGE_CLAUSE}${filterClause(filter)} AND violations <> '[]'`;
+    query = {
+      rows: db.prepare(`SELECT call_id, job_id, campaign_id, language, occurred_at, violations FROM compliance_results WHERE ${where} ORDER BY occurred_at, subject_id`),
+      total: db.prepare(`SELECT coalesce(sum(json_array_length(violations)), 0) AS total FROM compliance_results WHERE ${where}`),
+    };
+    byKey.set(key, query);
+  }
+  const parameters = filterParameters(workspaceId, filter);
+  const entries: ComplianceLogEntry[] = [];
+  if (limit > 0) {
+    type LogRow = { call_id: string | null; job_id: string; campaign_id: string | null; language: string; occurred_at: string; violations: string };
+    for (const row of query.rows.iterate(parameters) as IterableIterator<LogRow>) {
+      for (const violation of JSON.parse(row.violations) as ComplianceViolation[]) {
+        entries.push({ call_id: row.call_id, job_id: row.job_id, campaign_id: row.campaign_id, language: row.language, occurred_at: row.occurred_at, violation });
+        if (entries.length === limit) break;
+      }
+      if (entries.length === limit) break;
+    }
+  }
+  const { total } = query.total.get(parameters) as { total: number };
+  return { total, entries };
 }

@@ -16,7 +16,7 @@ export const ReportFiltersSchema = z
   })
   .openapi('ReportFilters', {
     description:
-      'Which apply depends on the type: call_summary and campaign_performance take campaign_id, agent_id, language; qa_performance and agent_coaching take agent_id, scorecard_id. Any other key is refused (400).',
+      'Which apply depends on the type: call_summary and campaign_performance take campaign_id, agent_id, language; qa_performance and agent_coaching take agent_id, scorecard_id; compliance_audit takes campaign_id, language. Any other key is refused (400).',
   });
 
 export const ReportScheduleSchema = z
@@ -35,7 +35,7 @@ export const ReportEmailSchema = z
 
 export const ReportBody = z
   .strictObject({
-    type: z.enum(REPORT_TYPES).openapi({ description: '`compliance_audit` is not available yet (400; docs/reports.md).' }),
+    type: z.enum(REPORT_TYPES).openapi({ description: 'What the report contains (docs/reports.md).' }),
     from: z.string().regex(DATE, { error: DATE_EXPECTED }).openapi({ example: '2026-03-01', description: 'First day of the period (inclusive), in `timezone`.' }),
     to: z.string().regex(DATE, { error: DATE_EXPECTED }).openapi({ example: '2026-03-31', description: 'Last day (inclusive); at most 366 days from `from`.' }),
     filters: ReportFiltersSchema.optional(),

@@ -155,9 +155,8 @@ reports('PDF: pdftotext finds the figures and an Indic name; page 1 renders with
 });
 
 reports('validation: precise 400s for type, dates, filters, format, zone, schedule and e-mail', async () => {
-  const compliance = invalid(await api.post('/v1/reports', { type: 'compliance_audit', ...MARCH }), 'type');
-  assert.match(compliance.message, /not available yet/);
-  assert.is(compliance.details.provided, 'compliance_audit');
+  const compliance = invalid(await api.post('/v1/reports', { type: 'compliance_audit', ...MARCH, filters: { scorecard_id: 'scd_x' } }), 'filters.scorecard_id');
+  assert.match(compliance.details.expected, /campaign_id, language/);
   invalid(await api.post('/v1/reports', { type: 'call_sumary', ...MARCH }), 'type');
   invalid(await api.post('/v1/reports', { type: 'call_summary', from: '2026-02-30', to: '2026-03-01' }), 'from');
   invalid(await api.post('/v1/reports', { type: 'call_summary', from: '2026-03-01T00:00', to: '2026-03-02' }), 'from');

@@ -3,6 +3,7 @@ import type { ReportLayout, ReportSource, ReportTypeDefinition } from '../report
 import { agentCoachingReport } from './agent-coaching.ts';
 import { callSummaryReport } from './call-summary.ts';
 import { campaignPerformanceReport } from './campaign-performance.ts';
+import { complianceAuditReport } from './compliance-audit.ts';
 import { qaPerformanceReport } from './qa-performance.ts';
 
 /** A report type with its data type hidden: what the generator and the routes need of any type. */
@@ -25,19 +26,15 @@ function available<Data>(definition: ReportTypeDefinition<Data>): AvailableRepor
   };
 }
 
-/**
- * The report types this server generates. A type of REPORT_TYPES missing here is refused at POST /v1/reports
- * with 400 `invalid_parameter` ("not available yet"): `compliance_audit` waits for the compliance module
- * (issue 14); it is added by writing `types/compliance-audit.ts` and listing it here (its data schema joins the
- * OpenAPI document from this list).
- */
-export const REPORT_TYPE_DEFINITIONS: Partial<Record<ReportType, AvailableReportType>> = {
+/** The report types this server generates, one per REPORT_TYPES (their data schemas join the OpenAPI document from this list). */
+export const REPORT_TYPE_DEFINITIONS: Record<ReportType, AvailableReportType> = {
   call_summary: available(callSummaryReport),
   qa_performance: available(qaPerformanceReport),
+  compliance_audit: available(complianceAuditReport),
   agent_coaching: available(agentCoachingReport),
   campaign_performance: available(campaignPerformanceReport),
 };
 
-export function reportTypeDefinition(type: ReportType): AvailableReportType | undefined {
+export function reportTypeDefinition(type: ReportType): AvailableReportType {
   return REPORT_TYPE_DEFINITIONS[type];
 }

@@ -224,6 +224,42 @@ dashboard('a call: recording in an audio player beside its transcript; a segment
   await browsing.look(page, '10-call-detail');
 });
 
+dashboard('a call\'s compliance result: score, violations with evidence that seeks the audio; the overview counts the critical ones', async () => {
+  // A recovery call that threatens arrest: in-rbi-recovery finds a critical no_false_claims with its evidence.
+  const settings = await api.put('/v1/compliance/settings', { packs: [{ id: 'in-rbi-recovery' }, { id: 'general' }] });
+  assert.is(settings.status, 200, settings.text);
+  const threat = await api.post('/v1/scripts', {
+    name: 'Recovery (bad)',
+    single_call_enabled: true,
+    steps: [
+      { id: 'greet', say: 'Hello {name}, this is Ravi from Sahay Finance. This call is recorded.', next: 'threat' },
+      { id: 'threat', say: `Your EMI of {amount} rupees is overdue. Police will arrest you today if you do not pay. ${XSS}`, end: true },
+    ],
+  });
+  assert.is(threat.status, 201, threat.text);
+  const placed = await api.post('/v1/calls', { phone: '+919876500003', name: 'Meera', language: 'en-IN', recording_enabled: true, script_id: threat.body.id, metadata: { amount: 5000 }, purpose: 'recovery' });
+  assert.is(placed.status, 201, placed.text);
+  await waitFor('the compliance result', async () => {
+    await advanceClock(0.001);
+    return (await api.get(`/v1/analytics/compliance?call_id=${placed.body.id}`)).body;
+  }, (body) => body.status === undefined);
+  await page.goto(`${server.baseUrl}/calls/${placed.body.id}`);
+  const section = page.locator('[data-testid=compliance]');
+  assert.match(await section.textContent() ?? '', /no false claims/);
+  assert.match(await page.textContent('[data-testid=compliance-score]') ?? '', /^\d+ \/ 100$/);
+  assert.ok((await section.locator('.badge-critical').count()) >= 1, 'a critical violation');
+  assert.ok((await section.textContent())!.includes('<script>'), 'evidence text shows as text');
+  await assertNoXss(page);
+  const evidence = section.locator('button[data-seek]').first();
+  const at = Number(await evidence.getAttribute('data-seek'));
+  await evidence.click();
+  await waitFor('the seek to the evidence', () => page.evaluate('document.querySelector("audio").currentTime') as Promise<number>, (time) => time >= at && time < at + 2);
+  await page.evaluate('document.querySelector("audio").pause()');
+  await browsing.look(page, '28-call-compliance');
+  await page.goto(`${server.baseUrl}/`);
+  assert.ok(Number(await page.textContent('[data-testid=critical-violations] .value')) >= 1, 'the overview counts critical violations');
+});
+
 dashboard('the calls list filters by disposition; search highlights the words and links to the call at that second', async () => {
   await page.goto(`${server.baseUrl}/calls`);
   await browsing.look(page, '11-calls');
@@ -349,7 +385,7 @@ dashboard('every other page renders, is accessible and escapes what users typed'
   await page.click('button:has-text("Add to the list")');
   assert.match(await page.textContent('.flash') ?? '', /will not be called/);
   await page.goto(`${server.baseUrl}/scripts`);
-  await page.click('main table a >> nth=0');
+  await page.click('main table a:has-text("Loan renewal")');
   assert.ok((await page.textContent('main pre'))!.includes('<script>'), 'script text shows as text');
   await assertNoXss(page);
   await browsing.look(page, '24-script');

@@ -1,6 +1,5 @@
 import { addDays, isCalendarDate, isValidTimezone, localDateOf, startOfLocalDate, zonedTimeToInstant } from '../domain/shared/time-zone.ts';
-import { ANALYTICS_ROLLUP_ZONES } from '../projections/analytics.ts';
-import type { AnalyticsRange } from '../projections/call-analytics.ts';
+import type { AnalyticsRange } from '../projections/analytics-range-plan.ts';
 import { invalidParameter } from './errors.ts';
 
 /**
@@ -17,7 +16,6 @@ const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(\.\d{1,3}
 interface Bound {
   instant: Date;
   day: string;
-  dateOnly: boolean;
 }
 
 function parseBound(field: 'from' | 'to', value: string, timezone: string): Bound {
@@ -26,7 +24,7 @@ function parseBound(field: 'from' | 'to', value: string, timezone: string): Boun
     if (!isCalendarDate(Number(date[1]), Number(date[2]), Number(date[3]))) throw invalidParameter(field, value, ANALYTICS_TIME_EXPECTED);
     const start = startOfLocalDate(value, timezone);
     const instant = field === 'from' ? start : new Date(startOfLocalDate(addDays(value, 1), timezone).getTime() - 1);
-    return { instant, day: value, dateOnly: true };
+    return { instant, day: value };
   }
   const match = DATE_TIME.exec(value);
   if (!match || !isCalendarDate(Number(match[1]), Number(match[2]), Number(match[3])) || Number(match[4]) > 23 || Number(match[5]) > 59 || Number(match[6] ?? 0) > 59) {
@@ -39,15 +37,17 @@ function parseBound(field: 'from' | 'to', value: string, timezone: string): Boun
         timezone,
       );
   if (Number.isNaN(instant.getTime())) throw invalidParameter(field, value, ANALYTICS_TIME_EXPECTED);
-  return { instant, day: localDateOf(instant, timezone), dateOnly: false };
+  return { instant, day: localDateOf(instant, timezone) };
 }
+
+const ECHOED_SPELLINGS = ['UTC', 'Asia/Kolkata'];
 
 export function parseTimezone(value: string | undefined): string {
   if (value === undefined) return 'UTC';
   if (value.length > 64 || !isValidTimezone(value)) throw invalidParameter('timezone', value, 'an IANA time zone such as Asia/Kolkata or UTC');
-  // Intl accepts any case ("asia/kolkata"); rollups are keyed by the names in ANALYTICS_ROLLUP_ZONES (not by ICU's
-  // canonical names, which would turn Asia/Kolkata into Asia/Calcutta).
-  return ANALYTICS_ROLLUP_ZONES.find((zone) => zone.toLowerCase() === value.toLowerCase()) ?? value;
+  // Intl accepts any case ("asia/kolkata"): the response echoes these zones in their usual spelling, others as given
+  // (not ICU's canonical names, which would turn Asia/Kolkata into Asia/Calcutta).
+  return ECHOED_SPELLINGS.find((zone) => zone.toLowerCase() === value.toLowerCase()) ?? value;
 }
 
 export function parseAnalyticsRange(query: { from: string; to: string; timezone?: string }): AnalyticsRange {
@@ -62,7 +62,6 @@ export function parseAnalyticsRange(query: { from: string; to: string; timezone?
     toInstant: to.instant.toISOString(),
     fromDay: from.day,
     toDay: to.day,
-    wholeDays: from.dateOnly && to.dateOnly,
     timezone,
   };
 }

@@ -1,30 +1,32 @@
-import type { Database, Statement } from 'better-sqlite3';
+import type { Database } from 'better-sqlite3';
 import { callIdOf, type CallEvent } from '../domain/call.ts';
-import { localDateOf } from '../domain/shared/time-zone.ts';
 import type { JobQaScore, TranscriptionJobEvent } from '../domain/transcription-job.ts';
 import { sentimentBucketOf, type SentimentBucket } from './sentiment-bucket.ts';
+import type { Recorded } from '../infra/eventstore/port.ts';
 import { defineProjection } from './projection.ts';
+import { RollupBuffer } from './rollup-buffer.ts';
 import { rollupLevels, valuesAt } from './rollup-levels.ts';
+import { bucketsOf } from './time-buckets.ts';
 
 /**
- * The read side of call and QA analytics (docs/analysis.md, "Analytics").
+ * The read side of call and QA analytics (docs/analysis.md, "Analytics read model").
  *
  * - `analytics_calls`: one row of facts per call (workspace, campaign, agent, language, start, connected, duration,
- *   sentiment bucket, intent, QA score), the source of every other table here and of queries in zones without
- *   rollups.
- * - `analytics_call_days` and `analytics_intent_days`: per-day rollups (workspace × zone × local day × campaign ×
- *   agent × language) in each zone of ANALYTICS_ROLLUP_ZONES, so a 30-day query reads ~30 × groups rows instead of
- *   every call. A call's row changes as its events arrive (placed, escalated, ended, analysed): its old
- *   contribution is taken out of the rollups and its new one put in, so the rollups always equal a GROUP BY over
- *   `analytics_calls`, and a rebuild from the events gives identical tables.
+ *   sentiment bucket, intent, QA score), the source of every other table here and of the edges of a range that are
+ *   not on a 15-minute boundary.
+ * - `analytics_call_rollups` and `analytics_intent_rollups`: sums per workspace × UTC time bucket (15 minutes, hour,
+ *   UTC day: projections/time-buckets.ts) × campaign × agent × language, at the levels of projections/rollup-levels.ts,
+ *   so a query in any time zone reads a few buckets per day or week instead of every call. A call's row changes as
+ *   its events arrive (placed, escalated, ended, analysed): its old contribution is taken out of the rollups and its
+ *   new one put in, so the rollups always equal a GROUP BY over `analytics_calls`.
  * - `analytics_qa` (+ `analytics_qa_parameters`): one QA result per scored job (a call's, or a standalone job's,
- *   whose agent is its `metadata.agent_id`), with `analytics_qa_days` and `analytics_qa_parameter_days` rollups.
+ *   whose agent is its `metadata.agent_id`), with `analytics_qa_rollups` and `analytics_qa_parameter_rollups`.
  *   Parameters are keyed by name, so they aggregate across scorecard versions.
  *
+ * Rollup changes are gathered over a runner transaction and written once per row (projections/rollup-buffer.ts);
+ * scores are summed in thousandths of a point (integers), so a rebuild from the events gives identical tables.
  * Empty campaign and agent are '' in these tables (SQLite primary keys treat NULLs as distinct).
  */
-export const ANALYTICS_ROLLUP_ZONES = ['UTC', 'Asia/Kolkata'] as const;
-
 type AnalyticsEvent =
   | Extract<CallEvent, { type: 'CallPlaced' | 'CallEscalated' | 'CallEnded' | 'CallFailed' }>
   | Extract<TranscriptionJobEvent, { type: 'TranscriptionJobSubmitted' | 'TranscriptionJobCompleted' }>;
@@ -48,8 +50,10 @@ const FACT_COLUMNS = 'call_id, workspace_id, campaign_id, agent_id, language, st
 export const analyticsProjection = defineProjection<AnalyticsEvent>({
   name: 'analytics',
   // v2: a `level` column leads each rollup's key after the zone, so a query reads only its level's rows.
-  version: 2,
-  tables: ['analytics_jobs', 'analytics_calls', 'analytics_call_days', 'analytics_intent_days', 'analytics_qa', 'analytics_qa_parameters', 'analytics_qa_days', 'analytics_qa_parameter_days'],
+  // v3: rollups by UTC time bucket (15 minutes, hour, UTC day) instead of by local day in a few zones, so every zone
+  // and date-time bound reads rollups; scores summed in thousandths of a point.
+  version: 3,
+  tables: ['analytics_jobs', 'analytics_calls', 'analytics_call_rollups', 'analytics_intent_rollups', 'analytics_qa', 'analytics_qa_parameters', 'analytics_qa_rollups', 'analytics_qa_parameter_rollups'],
   eventTypes: ['CallPlaced', 'CallEscalated', 'CallEnded', 'CallFailed', 'TranscriptionJobSubmitted', 'TranscriptionJobCompleted'],
   migrate(db) {
     db.exec(`CREATE TABLE IF NOT EXISTS analytics_jobs (
@@ -72,19 +76,19 @@ export const analyticsProjection = defineProjection<AnalyticsEvent>({
       qa_score REAL
     );
     CREATE INDEX IF NOT EXISTS analytics_calls_by_start ON analytics_calls (workspace_id, started_at);
-    CREATE TABLE IF NOT EXISTS analytics_call_days (
-      workspace_id TEXT NOT NULL, timezone TEXT NOT NULL, level INTEGER NOT NULL, day TEXT NOT NULL,
+    CREATE TABLE IF NOT EXISTS analytics_call_rollups (
+      workspace_id TEXT NOT NULL, level INTEGER NOT NULL, grain INTEGER NOT NULL, bucket INTEGER NOT NULL,
       campaign_id TEXT NOT NULL, agent_id TEXT NOT NULL, language TEXT NOT NULL,
       total_calls INTEGER NOT NULL, connected_calls INTEGER NOT NULL, duration_sum INTEGER NOT NULL,
       positive INTEGER NOT NULL, neutral INTEGER NOT NULL, negative INTEGER NOT NULL,
-      qa_sum REAL NOT NULL, qa_count INTEGER NOT NULL,
-      PRIMARY KEY (workspace_id, timezone, level, day, campaign_id, agent_id, language)
+      qa_milli INTEGER NOT NULL, qa_count INTEGER NOT NULL,
+      PRIMARY KEY (workspace_id, level, grain, bucket, campaign_id, agent_id, language)
     ) WITHOUT ROWID;
-    CREATE TABLE IF NOT EXISTS analytics_intent_days (
-      workspace_id TEXT NOT NULL, timezone TEXT NOT NULL, level INTEGER NOT NULL, day TEXT NOT NULL,
+    CREATE TABLE IF NOT EXISTS analytics_intent_rollups (
+      workspace_id TEXT NOT NULL, level INTEGER NOT NULL, grain INTEGER NOT NULL, bucket INTEGER NOT NULL,
       campaign_id TEXT NOT NULL, agent_id TEXT NOT NULL, language TEXT NOT NULL, intent TEXT NOT NULL,
       calls INTEGER NOT NULL,
-      PRIMARY KEY (workspace_id, timezone, level, day, campaign_id, agent_id, language, intent)
+      PRIMARY KEY (workspace_id, level, grain, bucket, campaign_id, agent_id, language, intent)
     ) WITHOUT ROWID;
     CREATE TABLE IF NOT EXISTS analytics_qa (
       source_id TEXT PRIMARY KEY,
@@ -106,16 +110,17 @@ export const analyticsProjection = defineProjection<AnalyticsEvent>({
       score REAL NOT NULL, max_score REAL NOT NULL, passed INTEGER NOT NULL,
       PRIMARY KEY (source_id, parameter_name)
     ) WITHOUT ROWID;
-    CREATE TABLE IF NOT EXISTS analytics_qa_days (
-      workspace_id TEXT NOT NULL, timezone TEXT NOT NULL, level INTEGER NOT NULL, day TEXT NOT NULL, agent_id TEXT NOT NULL, scorecard_id TEXT NOT NULL,
-      evaluated INTEGER NOT NULL, score_sum REAL NOT NULL, passed INTEGER NOT NULL,
-      PRIMARY KEY (workspace_id, timezone, level, day, agent_id, scorecard_id)
+    CREATE TABLE IF NOT EXISTS analytics_qa_rollups (
+      workspace_id TEXT NOT NULL, level INTEGER NOT NULL, grain INTEGER NOT NULL, bucket INTEGER NOT NULL,
+      agent_id TEXT NOT NULL, scorecard_id TEXT NOT NULL,
+      evaluated INTEGER NOT NULL, score_milli INTEGER NOT NULL, passed INTEGER NOT NULL,
+      PRIMARY KEY (workspace_id, level, grain, bucket, agent_id, scorecard_id)
     ) WITHOUT ROWID;
-    CREATE TABLE IF NOT EXISTS analytics_qa_parameter_days (
-      workspace_id TEXT NOT NULL, timezone TEXT NOT NULL, level INTEGER NOT NULL, day TEXT NOT NULL, agent_id TEXT NOT NULL, scorecard_id TEXT NOT NULL,
-      parameter_name TEXT NOT NULL,
-      evaluated INTEGER NOT NULL, score_sum REAL NOT NULL, max_score REAL NOT NULL, passed INTEGER NOT NULL,
-      PRIMARY KEY (workspace_id, timezone, level, day, agent_id, scorecard_id, parameter_name)
+    CREATE TABLE IF NOT EXISTS analytics_qa_parameter_rollups (
+      workspace_id TEXT NOT NULL, level INTEGER NOT NULL, grain INTEGER NOT NULL, bucket INTEGER NOT NULL,
+      agent_id TEXT NOT NULL, scorecard_id TEXT NOT NULL, parameter_name TEXT NOT NULL,
+      evaluated INTEGER NOT NULL, score_milli INTEGER NOT NULL, max_score REAL NOT NULL, passed INTEGER NOT NULL,
+      PRIMARY KEY (workspace_id, level, grain, bucket, agent_id, scorecard_id, parameter_name)
     ) WITHOUT ROWID;`);
   },
   prepare(db) {
@@ -134,7 +139,7 @@ export const analyticsProjection = defineProjection<AnalyticsEvent>({
       rollups.change(before, after);
     };
 
-    return (event) => {
+    const apply = (event: Recorded<AnalyticsEvent>) => {
       if (event.type === 'TranscriptionJobSubmitted') {
         // What the completion does not repeat: the workspace and the pinned scorecard.
         const data = event.data;
@@ -162,7 +167,7 @@ export const analyticsProjection = defineProjection<AnalyticsEvent>({
             call_id: callId,
             job_id: data.job_id,
             agent_id: before ? before.agent_id : typeof metadataAgent === 'string' ? metadataAgent : '',
-            at: before ? before.started_at : data.completed_at,
+            at: before ? before.started_at : instantText(data.completed_at),
             score: data.qa_score,
             scorecard: { id: job.scorecard_id ?? '', version: job.scorecard_version ?? 0 },
           });
@@ -180,7 +185,7 @@ export const analyticsProjection = defineProjection<AnalyticsEvent>({
             campaign_id: data.campaign_id ?? '',
             agent_id: data.agent_id ?? '',
             language: data.language,
-            started_at: data.started_at,
+            started_at: instantText(data.started_at),
             connected: 0,
             duration_seconds: 0,
             sentiment: null,
@@ -196,20 +201,45 @@ export const analyticsProjection = defineProjection<AnalyticsEvent>({
         case 'CallFailed': {
           if (!before) break;
           const connected = event.type === 'CallEnded' && event.data.answered ? 1 : 0;
-          change(before, { ...before, connected, duration_seconds: event.data.duration_seconds, started_at: event.data.started_at ?? before.started_at });
+          change(before, { ...before, connected, duration_seconds: event.data.duration_seconds, started_at: event.data.started_at ? instantText(event.data.started_at) : before.started_at });
           break;
         }
       }
     };
+    return {
+      apply,
+      flush: () => {
+        rollups.flush();
+        qa.flush();
+      },
+      discard: () => {
+        rollups.discard();
+        qa.discard();
+      },
+    };
   },
 });
+
+/**
+ * An instant as `toISOString` writes it (UTC, milliseconds): the facts are compared as text by the range queries,
+ * which is only the order of instants in one format.
+ */
+function instantText(value: string): string {
+  const instant = new Date(value);
+  return Number.isNaN(instant.getTime()) ? value : instant.toISOString();
+}
+
+/** Scores are summed in thousandths of a point: integers add up to the same whatever the order (floats do not). */
+export function milli(score: number): number {
+  return Math.round(score * 1000);
+}
 
 export const CALL_DIMENSIONS = ['campaign_id', 'agent_id', 'language'] as const;
 export const CALL_LEVELS = rollupLevels(CALL_DIMENSIONS);
 export const QA_DIMENSIONS = ['agent_id', 'scorecard_id'] as const;
 export const QA_LEVELS = rollupLevels(QA_DIMENSIONS);
 
-type CallSums = [total: number, connected: number, duration: number, positive: number, neutral: number, negative: number, qaSum: number, qaCount: number];
+type CallSums = [total: number, connected: number, duration: number, positive: number, neutral: number, negative: number, qaMilli: number, qaCount: number];
 
 function callSums(facts: CallFacts, sign: 1 | -1): CallSums {
   return [
@@ -219,58 +249,58 @@ function callSums(facts: CallFacts, sign: 1 | -1): CallSums {
     facts.sentiment === 'positive' ? sign : 0,
     facts.sentiment === 'neutral' ? sign : 0,
     facts.sentiment === 'negative' ? sign : 0,
-    facts.qa_score === null ? 0 : sign * facts.qa_score,
+    facts.qa_score === null ? 0 : sign * milli(facts.qa_score),
     facts.qa_score === null ? 0 : sign,
   ];
 }
 
+const CALL_KEY = 'workspace_id = ? AND level = ? AND grain = ? AND bucket = ? AND campaign_id = ? AND agent_id = ? AND language = ?';
+
 function callRollupStatements(db: Database) {
-  const addDay: Statement = db.prepare(
-    `INSERT INTO analytics_call_days (workspace_id, timezone, level, day, campaign_id, agent_id, language, total_calls, connected_calls, duration_sum,
-       positive, neutral, negative, qa_sum, qa_count)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-     ON CONFLICT DO UPDATE SET total_calls = total_calls + excluded.total_calls, connected_calls = connected_calls + excluded.connected_calls,
-       duration_sum = duration_sum + excluded.duration_sum, positive = positive + excluded.positive, neutral = neutral + excluded.neutral,
-       negative = negative + excluded.negative, qa_sum = qa_sum + excluded.qa_sum, qa_count = qa_count + excluded.qa_count`,
+  const sums = new RollupBuffer(
+    ['sum', 'sum', 'sum', 'sum', 'sum', 'sum', 'sum', 'sum'],
+    db.prepare(
+      `INSERT INTO analytics_call_rollups (workspace_id, level, grain, bucket, campaign_id, agent_id, language, total_calls, connected_calls, duration_sum,
+         positive, neutral, negative, qa_milli, qa_count)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT DO UPDATE SET total_calls = total_calls + excluded.total_calls, connected_calls = connected_calls + excluded.connected_calls,
+         duration_sum = duration_sum + excluded.duration_sum, positive = positive + excluded.positive, neutral = neutral + excluded.neutral,
+         negative = negative + excluded.negative, qa_milli = qa_milli + excluded.qa_milli, qa_count = qa_count + excluded.qa_count`,
+    ),
+    db.prepare(`DELETE FROM analytics_call_rollups WHERE ${CALL_KEY} AND total_calls = 0`),
   );
-  const addIntent: Statement = db.prepare(
-    `INSERT INTO analytics_intent_days (workspace_id, timezone, level, day, campaign_id, agent_id, language, intent, calls) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-     ON CONFLICT DO UPDATE SET calls = calls + excluded.calls`,
+  const intents = new RollupBuffer(
+    ['sum'],
+    db.prepare(
+      `INSERT INTO analytics_intent_rollups (workspace_id, level, grain, bucket, campaign_id, agent_id, language, intent, calls) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT DO UPDATE SET calls = calls + excluded.calls`,
+    ),
+    db.prepare(`DELETE FROM analytics_intent_rollups WHERE ${CALL_KEY} AND intent = ? AND calls = 0`),
   );
-  type Rows = Map<string, { keys: Array<string | number>; sums: CallSums }>;
-  type IntentRows = Map<string, { keys: Array<string | number>; intent: string; calls: number }>;
-  /** Adds a call's contribution (sign 1) or its removal (-1) to every rollup row it counts in: each zone and level. */
-  const contribute = (facts: CallFacts, sign: 1 | -1, rows: Rows, intents: IntentRows) => {
-    const started = new Date(facts.started_at);
-    const sums = callSums(facts, sign);
-    for (const zone of ANALYTICS_ROLLUP_ZONES) {
-      const day = localDateOf(started, zone);
+  /** Adds a call's contribution (sign 1) or its removal (-1) to every rollup row it counts in: each grain and level. */
+  const contribute = (facts: CallFacts, sign: 1 | -1) => {
+    const values = callSums(facts, sign);
+    for (const { grain, bucket } of bucketsOf(Date.parse(facts.started_at))) {
       for (const [levelIndex, level] of CALL_LEVELS.entries()) {
-        const keys = [facts.workspace_id, zone, levelIndex, day, ...valuesAt(CALL_DIMENSIONS, level, facts)];
-        const id = keys.join('\u0000');
-        const row = rows.get(id) ?? { keys, sums: [0, 0, 0, 0, 0, 0, 0, 0] as CallSums };
-        row.sums = row.sums.map((value, index) => value + sums[index]!) as CallSums;
-        rows.set(id, row);
-        if (facts.intent === null) continue;
-        const intentId = `${id}\u0000${facts.intent}`;
-        const intentRow = intents.get(intentId) ?? { keys, intent: facts.intent, calls: 0 };
-        intentRow.calls += sign;
-        intents.set(intentId, intentRow);
+        const keys = [facts.workspace_id, levelIndex, grain, bucket, ...valuesAt(CALL_DIMENSIONS, level, facts)];
+        sums.add(keys, values);
+        if (facts.intent !== null) intents.add([...keys, facts.intent], [sign]);
       }
     }
   };
   return {
-    /**
-     * Moves a call's contribution from its old facts to its new ones, merged row by row first: a change that leaves
-     * the day and dimensions alone (the common case) writes one row per zone and level, and none where nothing moved.
-     */
+    /** Moves a call's contribution from its old facts to its new ones (written at the transaction's end). */
     change(before: CallFacts | undefined, after: CallFacts) {
-      const rows: Rows = new Map();
-      const intents: IntentRows = new Map();
-      if (before) contribute(before, -1, rows, intents);
-      contribute(after, 1, rows, intents);
-      for (const { keys, sums } of rows.values()) if (sums.some((value) => value !== 0)) addDay.run(...keys, ...sums);
-      for (const { keys, intent, calls } of intents.values()) if (calls !== 0) addIntent.run(...keys, intent, calls);
+      if (before) contribute(before, -1);
+      contribute(after, 1);
+    },
+    flush() {
+      sums.flush();
+      intents.flush();
+    },
+    discard() {
+      sums.discard();
+      intents.discard();
     },
   };
 }
@@ -292,15 +322,21 @@ function qaStatements(db: Database) {
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const insertParameter = db.prepare('INSERT OR REPLACE INTO analytics_qa_parameters (source_id, parameter_name, score, max_score, passed) VALUES (?, ?, ?, ?, ?)');
-  const addDay = db.prepare(
-    `INSERT INTO analytics_qa_days (workspace_id, timezone, level, day, agent_id, scorecard_id, evaluated, score_sum, passed) VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?)
-     ON CONFLICT DO UPDATE SET evaluated = evaluated + 1, score_sum = score_sum + excluded.score_sum, passed = passed + excluded.passed`,
+  const totals = new RollupBuffer(
+    ['sum', 'sum', 'sum'],
+    db.prepare(
+      `INSERT INTO analytics_qa_rollups (workspace_id, level, grain, bucket, agent_id, scorecard_id, evaluated, score_milli, passed) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT DO UPDATE SET evaluated = evaluated + excluded.evaluated, score_milli = score_milli + excluded.score_milli, passed = passed + excluded.passed`,
+    ),
   );
-  const addParameterDay = db.prepare(
-    `INSERT INTO analytics_qa_parameter_days (workspace_id, timezone, level, day, agent_id, scorecard_id, parameter_name, evaluated, score_sum, max_score, passed)
-     VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?)
-     ON CONFLICT DO UPDATE SET evaluated = evaluated + 1, score_sum = score_sum + excluded.score_sum,
-       max_score = max(max_score, excluded.max_score), passed = passed + excluded.passed`,
+  const parameters = new RollupBuffer(
+    ['sum', 'sum', 'max', 'sum'],
+    db.prepare(
+      `INSERT INTO analytics_qa_parameter_rollups (workspace_id, level, grain, bucket, agent_id, scorecard_id, parameter_name, evaluated, score_milli, max_score, passed)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT DO UPDATE SET evaluated = evaluated + excluded.evaluated, score_milli = score_milli + excluded.score_milli,
+         max_score = max(max_score, excluded.max_score), passed = passed + excluded.passed`,
+    ),
   );
   return {
     /** A job completes once, so a QA result is recorded once (a replayed event changes nothing). */
@@ -323,17 +359,24 @@ function qaStatements(db: Database) {
       for (const parameter of score.parameter_scores) {
         insertParameter.run(qa.source_id, parameter.parameter_name, parameter.score, parameter.max_score, parameter.passed ? 1 : 0);
       }
-      const at = new Date(qa.at);
-      for (const zone of ANALYTICS_ROLLUP_ZONES) {
-        const day = localDateOf(at, zone);
+      for (const { grain, bucket } of bucketsOf(Date.parse(qa.at))) {
         for (const [levelIndex, level] of QA_LEVELS.entries()) {
           const [agent, scorecard] = valuesAt(QA_DIMENSIONS, level, { agent_id: qa.agent_id, scorecard_id: qa.scorecard.id });
-          addDay.run(qa.workspace_id, zone, levelIndex, day, agent, scorecard, score.overall_score, score.passed ? 1 : 0);
+          const keys = [qa.workspace_id, levelIndex, grain, bucket, agent!, scorecard!];
+          totals.add(keys, [1, milli(score.overall_score), score.passed ? 1 : 0]);
           for (const parameter of score.parameter_scores) {
-            addParameterDay.run(qa.workspace_id, zone, levelIndex, day, agent, scorecard, parameter.parameter_name, parameter.score, parameter.max_score, parameter.passed ? 1 : 0);
+            parameters.add([...keys, parameter.parameter_name], [1, milli(parameter.score), parameter.max_score, parameter.passed ? 1 : 0]);
           }
         }
       }
+    },
+    flush() {
+      totals.flush();
+      parameters.flush();
+    },
+    discard() {
+      totals.discard();
+      parameters.discard();
     },
   };
 }

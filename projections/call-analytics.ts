@@ -1,27 +1,17 @@
 import type { Database } from 'better-sqlite3';
-import { addDays, isoWeekStart, startOfLocalDate } from '../domain/shared/time-zone.ts';
-import { ANALYTICS_ROLLUP_ZONES, CALL_DIMENSIONS, CALL_LEVELS } from './analytics.ts';
-import { levelFor } from './rollup-levels.ts';
+import { CALL_DIMENSIONS, CALL_LEVELS } from './analytics.ts';
+import { BUCKET_MATCH, compareText, EDGE_PIECE, edgeMatch, EDGES_FROM, planRange, RUN_MATCH, RUN_PIECE, RUNS_FROM, type AnalyticsRange } from './analytics-range-plan.ts';
+import { ALL, levelFor } from './rollup-levels.ts';
 import { preparedStatement } from './statement-cache.ts';
 
 /**
- * `GET /v1/analytics/calls` over the analytics read model (projections/analytics.ts). Two ways to the same sums:
- * - whole local days in a rollup zone (UTC, Asia/Kolkata): the per-day rollups, ~days × groups rows;
- * - anything else (a datetime bound, another zone): the per-call facts, by instant range through an index, one
- *   query per period when grouped by day or week.
+ * `GET /v1/analytics/calls` over the analytics read model (projections/analytics.ts), in any time zone and for any
+ * bounds: the range (cut at each local day or week when grouped so) is read as whole UTC buckets of the rollups,
+ * a few rows per period, plus edges under 15 minutes from the per-call facts through their (workspace, start)
+ * index (projections/analytics-range-plan.ts). No query reads more calls than start in 30 minutes.
  */
+export type { AnalyticsRange } from './analytics-range-plan.ts';
 export type CallAnalyticsGroupBy = 'day' | 'week' | 'agent' | 'campaign' | 'language';
-
-/** The calls a query covers: from the first instant to the last (inclusive), with the local days they span. */
-export interface AnalyticsRange {
-  fromInstant: string;
-  toInstant: string;
-  /** The local dates of the two bounds, and whether the bounds are exactly those whole days. */
-  fromDay: string;
-  toDay: string;
-  wholeDays: boolean;
-  timezone: string;
-}
 
 export interface CallAnalyticsFilter {
   campaign_id?: string;
@@ -47,127 +37,115 @@ export interface CallAnalyticsSums {
   groups: Array<{ group: string; totals: CallTotals }> | null;
 }
 
-const SUMS = `coalesce(sum(total_calls), 0) AS total_calls, coalesce(sum(connected_calls), 0) AS connected_calls,
-  coalesce(sum(duration_sum), 0) AS duration_sum, coalesce(sum(positive), 0) AS positive, coalesce(sum(neutral), 0) AS neutral,
-  coalesce(sum(negative), 0) AS negative, coalesce(sum(qa_sum), 0) AS qa_sum, coalesce(sum(qa_count), 0) AS qa_count`;
+/** Sums in the order of CallTotals, QA in thousandths of a point (qa_milli; qa_sum is derived from it). */
+const ROLLUP_SUMS = `sum(r.total_calls) AS total_calls, sum(r.connected_calls) AS connected_calls, sum(r.duration_sum) AS duration_sum,
+  sum(r.positive) AS positive, sum(r.neutral) AS neutral, sum(r.negative) AS negative, sum(r.qa_milli) AS qa_milli, sum(r.qa_count) AS qa_count`;
 
-const FACT_SUMS = `count(*) AS total_calls, coalesce(sum(connected), 0) AS connected_calls,
-  coalesce(sum(CASE WHEN connected = 1 THEN duration_seconds ELSE 0 END), 0) AS duration_sum,
-  count(CASE WHEN sentiment = 'positive' THEN 1 END) AS positive, count(CASE WHEN sentiment = 'neutral' THEN 1 END) AS neutral,
-  count(CASE WHEN sentiment = 'negative' THEN 1 END) AS negative, coalesce(sum(qa_score), 0) AS qa_sum, count(qa_score) AS qa_count`;
+const FACT_SUMS = `count(*) AS total_calls, coalesce(sum(c.connected), 0) AS connected_calls,
+  coalesce(sum(CASE WHEN c.connected = 1 THEN c.duration_seconds ELSE 0 END), 0) AS duration_sum,
+  count(CASE WHEN c.sentiment = 'positive' THEN 1 END) AS positive, count(CASE WHEN c.sentiment = 'neutral' THEN 1 END) AS neutral,
+  count(CASE WHEN c.sentiment = 'negative' THEN 1 END) AS negative, coalesce(sum(round(c.qa_score * 1000)), 0) AS qa_milli, count(c.qa_score) AS qa_count`;
 
 const DIMENSION_COLUMN = { agent: 'agent_id', campaign: 'campaign_id', language: 'language' } as const;
 
-function emptyTotals(): CallTotals {
-  return { total_calls: 0, connected_calls: 0, duration_sum: 0, positive: 0, neutral: 0, negative: 0, qa_sum: 0, qa_count: 0 };
+type SumRow = Omit<CallTotals, 'qa_sum'> & { grp: string | number; qa_milli: number };
+
+function emptyTotals(): Omit<CallTotals, 'qa_sum'> & { qa_milli: number } {
+  return { total_calls: 0, connected_calls: 0, duration_sum: 0, positive: 0, neutral: 0, negative: 0, qa_milli: 0, qa_count: 0 };
 }
 
-function addTotals(into: CallTotals, from: CallTotals): void {
-  for (const key of Object.keys(into) as Array<keyof CallTotals>) into[key] += from[key];
-}
-
-/** The start date of each day or week of the range, in order (a week: the Monday on or before). */
-export function periodsOf(range: Pick<AnalyticsRange, 'fromDay' | 'toDay'>, unit: 'day' | 'week'): string[] {
-  const periods: string[] = [];
-  const first = unit === 'day' ? range.fromDay : isoWeekStart(range.fromDay);
-  for (let day = first; day <= range.toDay; day = addDays(day, unit === 'day' ? 1 : 7)) periods.push(day);
-  return periods;
-}
-
+/** The per-call facts' filter. */
 function filterSql(filter: CallAnalyticsFilter): { where: string; values: string[] } {
   const conditions: string[] = [];
   const values: string[] = [];
   for (const column of CALL_DIMENSIONS) {
     const value = filter[column];
     if (value === undefined) continue;
-    conditions.push(`${column} = ?`);
+    conditions.push(` AND c.${column} = ?`);
     values.push(value);
   }
-  return { where: conditions.map((condition) => ` AND ${condition}`).join(''), values };
+  return { where: conditions.join(''), values };
 }
 
-/** The rollup rows of the least detailed level that keeps every dimension filtered or grouped by. */
-function levelSql(filter: CallAnalyticsFilter, groupBy: CallAnalyticsGroupBy | undefined): { where: string; values: Array<string | number> } {
-  const needed = CALL_DIMENSIONS.filter((dimension) => filter[dimension] !== undefined || (groupBy !== undefined && groupBy !== 'day' && groupBy !== 'week' && DIMENSION_COLUMN[groupBy] === dimension));
+/**
+ * The least detailed rollup level that keeps every dimension filtered or grouped by, and the rollup rows' filter:
+ * the value of each filtered dimension and ALL for each the level does not keep, so that with one bucket per run
+ * entry the whole key is an index seek.
+ */
+function levelOf(filter: CallAnalyticsFilter, groupBy: CallAnalyticsGroupBy | undefined): { level: number; where: string; values: string[] } {
+  const grouped = groupBy === undefined || groupBy === 'day' || groupBy === 'week' ? undefined : DIMENSION_COLUMN[groupBy];
+  const needed = CALL_DIMENSIONS.filter((dimension) => filter[dimension] !== undefined || grouped === dimension);
   const level = levelFor(CALL_LEVELS, needed);
-  const filtered = filterSql(filter);
-  return { where: `${filtered.where} AND level = ?`, values: [...filtered.values, CALL_LEVELS.indexOf(level)] };
-}
-
-export function canUseRollups(range: AnalyticsRange): boolean {
-  return range.wholeDays && (ANALYTICS_ROLLUP_ZONES as readonly string[]).includes(range.timezone);
+  const conditions: string[] = [];
+  const values: string[] = [];
+  for (const column of CALL_DIMENSIONS) {
+    const value = level.includes(column) ? filter[column] : ALL;
+    if (value === undefined) continue;
+    conditions.push(` AND r.${column} = ?`);
+    values.push(value);
+  }
+  return { level: CALL_LEVELS.indexOf(level), where: conditions.join(''), values };
 }
 
 export function callAnalytics(db: Database, workspaceId: string, range: AnalyticsRange, filter: CallAnalyticsFilter, groupBy: CallAnalyticsGroupBy | undefined): CallAnalyticsSums {
-  return canUseRollups(range) ? fromRollups(db, workspaceId, range, filter, groupBy) : fromFacts(db, workspaceId, range, filter, groupBy);
-}
+  const byPeriod = groupBy === 'day' || groupBy === 'week';
+  const filtered = CALL_DIMENSIONS.some((dimension) => filter[dimension] !== undefined);
+  const plan = planRange(range, byPeriod ? groupBy : undefined, filtered);
+  const { level, ...rollupFilter } = levelOf(filter, groupBy);
+  const factFilter = filterSql(filter);
+  const dimension = groupBy !== undefined && !byPeriod ? DIMENSION_COLUMN[groupBy] : undefined;
+  const rollupGroup = dimension ? `r.${dimension}` : RUN_PIECE;
+  const factGroup = dimension ? `c.${dimension}` : EDGE_PIECE;
+  const rollupScope = (table: string) => `${RUNS_FROM} ${table} AS r WHERE r.workspace_id = ? AND r.level = ? AND ${filtered ? BUCKET_MATCH : RUN_MATCH}${rollupFilter.where}`;
+  const rollupParameters = [plan.runs, workspaceId, level, ...rollupFilter.values];
+  const factScope = `${EDGES_FROM} analytics_calls AS c WHERE c.workspace_id = ? AND ${edgeMatch('c.started_at')}${factFilter.where}`;
+  const factParameters = [plan.edges, workspaceId, ...factFilter.values];
 
-function fromRollups(db: Database, workspaceId: string, range: AnalyticsRange, filter: CallAnalyticsFilter, groupBy: CallAnalyticsGroupBy | undefined): CallAnalyticsSums {
-  const { where, values } = levelSql(filter, groupBy);
-  const scope = `workspace_id = ? AND timezone = ? AND day BETWEEN ? AND ?${where}`;
-  const parameters = [workspaceId, range.timezone, range.fromDay, range.toDay, ...values];
-  const totals = preparedStatement(db, `SELECT ${SUMS} FROM analytics_call_days WHERE ${scope}`).get(...parameters) as CallTotals;
-  const intentRows = preparedStatement(db, `SELECT intent, sum(calls) AS calls FROM analytics_intent_days WHERE ${scope} GROUP BY intent`).all(...parameters) as Array<{ intent: string; calls: number }>;
+  const rows: SumRow[] = [];
+  const intentRows: Array<{ intent: string; calls: number }> = [];
+  if (plan.hasRuns) {
+    rows.push(...(preparedStatement(db, `SELECT ${rollupGroup} AS grp, ${ROLLUP_SUMS} FROM ${rollupScope('analytics_call_rollups')} GROUP BY grp`).all(...rollupParameters) as SumRow[]));
+    intentRows.push(
+      ...(preparedStatement(db, `SELECT r.intent AS intent, sum(r.calls) AS calls FROM ${rollupScope('analytics_intent_rollups')} GROUP BY r.intent`).all(...rollupParameters) as typeof intentRows),
+    );
+  }
+  if (plan.hasEdges) {
+    rows.push(...(preparedStatement(db, `SELECT ${factGroup} AS grp, ${FACT_SUMS} FROM ${factScope} GROUP BY grp`).all(...factParameters) as SumRow[]));
+    intentRows.push(
+      ...(preparedStatement(db, `SELECT c.intent AS intent, count(*) AS calls FROM ${factScope} AND c.intent IS NOT NULL GROUP BY c.intent`).all(...factParameters) as typeof intentRows),
+    );
+  }
+
+  const byGroup = new Map<string | number, ReturnType<typeof emptyTotals>>();
+  if (byPeriod) plan.pieces.forEach((_, index) => byGroup.set(index, emptyTotals()));
+  const totals = emptyTotals();
+  for (const { grp, ...sums } of rows) {
+    let into = byGroup.get(grp);
+    if (!into) byGroup.set(grp, (into = emptyTotals()));
+    for (const key of Object.keys(totals) as Array<keyof typeof totals>) {
+      into[key] += sums[key];
+      totals[key] += sums[key];
+    }
+  }
   let groups: CallAnalyticsSums['groups'] = null;
-  if (groupBy === 'day' || groupBy === 'week') {
-    const rows = preparedStatement(db, `SELECT day AS grp, ${SUMS} FROM analytics_call_days WHERE ${scope} GROUP BY day`).all(...parameters) as Array<CallTotals & { grp: string }>;
-    groups = periodGroups(range, groupBy, rows.map((row) => ({ day: row.grp, totals: row })));
-  } else if (groupBy !== undefined) {
-    const column = DIMENSION_COLUMN[groupBy];
-    const rows = preparedStatement(db, `SELECT ${column} AS grp, ${SUMS} FROM analytics_call_days WHERE ${scope} GROUP BY ${column} ORDER BY ${column}`).all(...parameters) as Array<CallTotals & { grp: string }>;
-    groups = rows.map(({ grp, ...sums }) => ({ group: grp, totals: sums }));
+  if (byPeriod) {
+    groups = plan.pieces.map((period, index) => ({ group: period, totals: withQaSum(byGroup.get(index)!) }));
+  } else if (dimension) {
+    groups = [...byGroup]
+      .map(([group, sums]) => ({ group: String(group), totals: withQaSum(sums) }))
+      .sort((a, b) => compareText(a.group, b.group));
   }
-  return { totals, intents: intentsOf(intentRows), groups };
+  return { totals: withQaSum(totals), intents: intentsOf(intentRows), groups };
 }
 
-function fromFacts(db: Database, workspaceId: string, range: AnalyticsRange, filter: CallAnalyticsFilter, groupBy: CallAnalyticsGroupBy | undefined): CallAnalyticsSums {
-  const { where, values } = filterSql(filter);
-  const scope = `workspace_id = ? AND started_at >= ? AND started_at <= ?${where}`;
-  const parameters = [workspaceId, range.fromInstant, range.toInstant, ...values];
-  const totals = preparedStatement(db, `SELECT ${FACT_SUMS} FROM analytics_calls WHERE ${scope}`).get(...parameters) as CallTotals;
-  const intentRows = preparedStatement(db, `SELECT intent, count(*) AS calls FROM analytics_calls WHERE ${scope} AND intent IS NOT NULL GROUP BY intent`)
-    .all(...parameters) as Array<{ intent: string; calls: number }>;
-  let groups: CallAnalyticsSums['groups'] = null;
-  if (groupBy === 'day' || groupBy === 'week') {
-    // One indexed range query per period, bounded by the range's local midnights (DST-correct in any zone).
-    const periodQuery = preparedStatement(db, `SELECT ${FACT_SUMS} FROM analytics_calls WHERE ${scope}`);
-    const periods = periodsOf(range, groupBy);
-    groups = periods.map((period, index) => {
-      const next = index + 1 < periods.length ? periods[index + 1]! : addDays(period, groupBy === 'day' ? 1 : 7);
-      const start = maxIso(startOfLocalDate(period, range.timezone).toISOString(), range.fromInstant);
-      const end = minIso(new Date(startOfLocalDate(next, range.timezone).getTime() - 1).toISOString(), range.toInstant);
-      const sums = start <= end ? (periodQuery.get(workspaceId, start, end, ...values) as CallTotals) : emptyTotals();
-      return { group: period, totals: sums };
-    });
-  } else if (groupBy !== undefined) {
-    const column = DIMENSION_COLUMN[groupBy];
-    const rows = preparedStatement(db, `SELECT ${column} AS grp, ${FACT_SUMS} FROM analytics_calls WHERE ${scope} GROUP BY ${column} ORDER BY ${column}`).all(...parameters) as Array<CallTotals & { grp: string }>;
-    groups = rows.map(({ grp, ...sums }) => ({ group: grp, totals: sums }));
-  }
-  return { totals, intents: intentsOf(intentRows), groups };
-}
-
-/** Days' sums folded into every period of the range, zeros where no call started. */
-function periodGroups(range: AnalyticsRange, unit: 'day' | 'week', days: Array<{ day: string; totals: CallTotals }>): Array<{ group: string; totals: CallTotals }> {
-  const byPeriod = new Map(periodsOf(range, unit).map((period) => [period, emptyTotals()]));
-  for (const { day, totals } of days) {
-    const period = unit === 'day' ? day : isoWeekStart(day);
-    const into = byPeriod.get(period);
-    if (into) addTotals(into, totals);
-  }
-  return [...byPeriod].map(([group, totals]) => ({ group, totals }));
+function withQaSum({ qa_milli, ...sums }: ReturnType<typeof emptyTotals>): CallTotals {
+  return { ...sums, qa_sum: qa_milli / 1000 };
 }
 
 function intentsOf(rows: Array<{ intent: string; calls: number }>): Record<string, number> {
-  const intents: Record<string, number> = {};
-  for (const row of rows) if (row.calls > 0) intents[row.intent] = row.calls;
-  return intents;
-}
-
-function maxIso(a: string, b: string): string {
-  return a > b ? a : b;
-}
-
-function minIso(a: string, b: string): string {
-  return a < b ? a : b;
+  const intents = new Map<string, number>();
+  for (const row of rows) intents.set(row.intent, (intents.get(row.intent) ?? 0) + row.calls);
+  const result: Record<string, number> = {};
+  for (const [intent, calls] of [...intents].sort(([a], [b]) => compareText(a, b))) if (calls > 0) result[intent] = calls;
+  return result;
 }

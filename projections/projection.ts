@@ -7,9 +7,9 @@ import type { Recorded } from '../infra/eventstore/port.ts';
  *
  * `Event` is the union of the domain events it reads (e.g. `CallEvent`); `eventTypes` lists the ones it handles,
  * and `apply` receives exactly those, typed, so `event.data` needs no cast. `migrate` creates the tables
- * (idempotently); `prepare` binds the prepared statements once and returns the function that applies one event.
- * Bump `version` whenever the tables or the meaning of `apply` change: the runner then rebuilds the projection
- * from the first event on start.
+ * (idempotently); `prepare` binds the prepared statements once and returns the function that applies one event,
+ * or a `BufferedApply` when the projection gathers writes over a transaction. Bump `version` whenever the tables
+ * or the meaning of `apply` change: the runner then rebuilds the projection from the first event on start.
  */
 export interface Projection<Event extends DomainEvent<string, object> = DomainEvent> {
   name: string;
@@ -19,7 +19,25 @@ export interface Projection<Event extends DomainEvent<string, object> = DomainEv
   /** Event types the projection reads; others are skipped without calling `apply`. */
   eventTypes: ReadonlyArray<Event['type']>;
   migrate(db: Database): void;
-  prepare(db: Database): (event: Recorded<Event>) => void;
+  prepare(db: Database): ((event: Recorded<Event>) => void) | BufferedApply<Event>;
+}
+
+/**
+ * A projection that gathers some writes in memory while it applies the events of one transaction (e.g. sums that
+ * many events add to the same row) and writes them once at its end.
+ */
+export interface BufferedApply<Event extends DomainEvent<string, object> = DomainEvent> {
+  apply(event: Recorded<Event>): void;
+  /** Before each transaction that applied events commits: writes what `apply` gathered, and forgets it. */
+  flush(): void;
+  /** When such a transaction failed: forgets what `apply` gathered (the runner applies the events again). */
+  discard(): void;
+}
+
+/** A prepared projection as the runner drives it: every projection has `flush` and `discard`, most do nothing there. */
+export function asBufferedApply<Event extends DomainEvent<string, object>>(prepared: ReturnType<Projection<Event>['prepare']>): BufferedApply<Event> {
+  if (typeof prepared !== 'function') return prepared;
+  return { apply: prepared, flush: () => {}, discard: () => {} };
 }
 
 /**

@@ -1,14 +1,14 @@
 import type { Database } from 'better-sqlite3';
-import { canUseRollups, type AnalyticsRange } from './call-analytics.ts';
-import { preparedStatement } from './statement-cache.ts';
 import { QA_DIMENSIONS, QA_LEVELS } from './analytics.ts';
-import { levelFor } from './rollup-levels.ts';
+import { BUCKET_MATCH, compareText, edgeMatch, EDGES_FROM, planRange, RUN_MATCH, RUNS_FROM, type AnalyticsRange } from './analytics-range-plan.ts';
+import { ALL, levelFor } from './rollup-levels.ts';
+import { preparedStatement } from './statement-cache.ts';
 
 /**
  * `GET /v1/analytics/qa` over the analytics read model: one call's QA results, or QA aggregated over a range
- * (scored calls by the day they started, standalone jobs by the day they completed), from the per-day rollups for
- * whole days in a rollup zone and from the per-result rows otherwise. Parameters aggregate by name, across
- * scorecards and their versions; `max_score` is the highest the parameter had.
+ * (scored calls by when they started, standalone jobs by when they completed): whole UTC buckets of the rollups
+ * plus edges under 15 minutes from the per-result rows (projections/analytics-range-plan.ts), in any zone.
+ * Parameters aggregate by name, across scorecards and their versions; `max_score` is the highest the parameter had.
  */
 export interface CallQaResult {
   scorecard_id: string;
@@ -44,48 +44,85 @@ export interface QaSums {
   parameters: Array<{ name: string; evaluated: number; score_sum: number; max_score: number; passed: number }>;
 }
 
-function filterSql(filter: QaFilter, prefix = ''): { where: string; values: string[] } {
+/** The filter of the rows of `table`; for the rollups (`level` given), ALL where the level does not keep a dimension. */
+function filterSql(filter: QaFilter, table: string, level?: readonly string[]): { where: string; values: string[] } {
   const conditions: string[] = [];
   const values: string[] = [];
-  for (const column of ['agent_id', 'scorecard_id'] as const) {
-    const value = filter[column];
+  for (const column of QA_DIMENSIONS) {
+    const value = level && !level.includes(column) ? ALL : filter[column];
     if (value === undefined) continue;
-    conditions.push(` AND ${prefix}${column} = ?`);
+    conditions.push(` AND ${table}.${column} = ?`);
     values.push(value);
   }
   return { where: conditions.join(''), values };
 }
 
+type ParameterSums = QaSums['parameters'][number];
+
 export function qaSums(db: Database, workspaceId: string, range: AnalyticsRange, filter: QaFilter): QaSums {
-  if (canUseRollups(range)) {
-    const filtered = filterSql(filter);
+  const filtered = QA_DIMENSIONS.some((dimension) => filter[dimension] !== undefined);
+  const plan = planRange(range, undefined, filtered);
+  const totals = { evaluated: 0, score_milli: 0, passed: 0 };
+  const parameterRows: Array<Omit<ParameterSums, 'score_sum'> & { score_milli: number }> = [];
+  const add = (row: typeof totals | undefined) => {
+    if (!row) return;
+    totals.evaluated += row.evaluated;
+    totals.score_milli += row.score_milli;
+    totals.passed += row.passed;
+  };
+  if (plan.hasRuns) {
     const level = levelFor(QA_LEVELS, QA_DIMENSIONS.filter((dimension) => filter[dimension] !== undefined));
-    const where = `${filtered.where} AND level = ?`;
-    const values = [...filtered.values, QA_LEVELS.indexOf(level)];
-    const scope = `workspace_id = ? AND timezone = ? AND day BETWEEN ? AND ?${where}`;
-    const parameters = [workspaceId, range.timezone, range.fromDay, range.toDay, ...values];
-    const totals = preparedStatement(
-      db,
-      `SELECT coalesce(sum(evaluated), 0) AS evaluated, coalesce(sum(score_sum), 0) AS score_sum, coalesce(sum(passed), 0) AS passed FROM analytics_qa_days WHERE ${scope}`,
-    ).get(...parameters) as Omit<QaSums, 'parameters'>;
-    const parameterRows = preparedStatement(
-      db,
-      `SELECT parameter_name AS name, sum(evaluated) AS evaluated, sum(score_sum) AS score_sum, max(max_score) AS max_score, sum(passed) AS passed
-       FROM analytics_qa_parameter_days WHERE ${scope} GROUP BY parameter_name ORDER BY parameter_name`,
-    ).all(...parameters) as QaSums['parameters'];
-    return { ...totals, parameters: parameterRows };
+    const { where, values } = filterSql(filter, 'r', level);
+    const scope = (table: string) => `${RUNS_FROM} ${table} AS r WHERE r.workspace_id = ? AND r.level = ? AND ${filtered ? BUCKET_MATCH : RUN_MATCH}${where}`;
+    const parameters = [plan.runs, workspaceId, QA_LEVELS.indexOf(level), ...values];
+    add(
+      preparedStatement(db, `SELECT sum(r.evaluated) AS evaluated, sum(r.score_milli) AS score_milli, sum(r.passed) AS passed FROM ${scope('analytics_qa_rollups')} HAVING count(*) > 0`).get(
+        ...parameters,
+      ) as typeof totals | undefined,
+    );
+    parameterRows.push(
+      ...(preparedStatement(
+        db,
+        `SELECT r.parameter_name AS name, sum(r.evaluated) AS evaluated, sum(r.score_milli) AS score_milli, max(r.max_score) AS max_score, sum(r.passed) AS passed
+         FROM ${scope('analytics_qa_parameter_rollups')} GROUP BY r.parameter_name`,
+      ).all(...parameters) as typeof parameterRows),
+    );
   }
-  const { where, values } = filterSql(filter, 'q.');
-  const scope = `q.workspace_id = ? AND q.at >= ? AND q.at <= ?${where}`;
-  const parameters = [workspaceId, range.fromInstant, range.toInstant, ...values];
-  const totals = preparedStatement(
-    db,
-    `SELECT count(*) AS evaluated, coalesce(sum(overall_score), 0) AS score_sum, coalesce(sum(passed), 0) AS passed FROM analytics_qa q WHERE ${scope}`,
-  ).get(...parameters) as Omit<QaSums, 'parameters'>;
-  const parameterRows = preparedStatement(
-    db,
-    `SELECT p.parameter_name AS name, count(*) AS evaluated, sum(p.score) AS score_sum, max(p.max_score) AS max_score, sum(p.passed) AS passed
-     FROM analytics_qa q JOIN analytics_qa_parameters p ON p.source_id = q.source_id WHERE ${scope} GROUP BY p.parameter_name ORDER BY p.parameter_name`,
-  ).all(...parameters) as QaSums['parameters'];
-  return { ...totals, parameters: parameterRows };
+  if (plan.hasEdges) {
+    const { where, values } = filterSql(filter, 'q');
+    const scope = (join: string) => `${EDGES_FROM} analytics_qa AS q${join} WHERE q.workspace_id = ? AND ${edgeMatch('q.at')}${where}`;
+    const parameters = [plan.edges, workspaceId, ...values];
+    add(
+      preparedStatement(db, `SELECT count(*) AS evaluated, coalesce(sum(round(q.overall_score * 1000)), 0) AS score_milli, coalesce(sum(q.passed), 0) AS passed FROM ${scope('')}`).get(
+        ...parameters,
+      ) as typeof totals,
+    );
+    parameterRows.push(
+      ...(preparedStatement(
+        db,
+        `SELECT p.parameter_name AS name, count(*) AS evaluated, sum(round(p.score * 1000)) AS score_milli, max(p.max_score) AS max_score, sum(p.passed) AS passed
+         FROM ${scope(' JOIN analytics_qa_parameters AS p ON p.source_id = q.source_id')} GROUP BY p.parameter_name`,
+      ).all(...parameters) as typeof parameterRows),
+    );
+  }
+  const byName = new Map<string, (typeof parameterRows)[number]>();
+  for (const row of parameterRows) {
+    const into = byName.get(row.name);
+    if (!into) {
+      byName.set(row.name, { ...row });
+      continue;
+    }
+    into.evaluated += row.evaluated;
+    into.score_milli += row.score_milli;
+    into.max_score = Math.max(into.max_score, row.max_score);
+    into.passed += row.passed;
+  }
+  return {
+    evaluated: totals.evaluated,
+    score_sum: totals.score_milli / 1000,
+    passed: totals.passed,
+    parameters: [...byName.values()]
+      .sort((a, b) => compareText(a.name, b.name))
+      .map(({ score_milli, ...parameter }) => ({ ...parameter, score_sum: score_milli / 1000 })),
+  };
 }

@@ -2,7 +2,7 @@ import BetterSqlite3, { type Database, type Statement } from 'better-sqlite3';
 import { rmSync } from 'node:fs';
 import type { EventStore, RecordedEvent } from '../infra/eventstore/port.ts';
 import type { Logger } from '../infra/logger.ts';
-import type { Projection } from './projection.ts';
+import { asBufferedApply, type BufferedApply, type Projection } from './projection.ts';
 import { AppliedPosition } from './read-model-progress.ts';
 
 const BATCH_SIZE = 1_000;
@@ -19,7 +19,7 @@ interface Checkpoint {
 
 interface PreparedProjection {
   projection: Projection;
-  apply: (event: RecordedEvent) => void;
+  prepared: BufferedApply;
   handles: ReadonlySet<string>;
 }
 
@@ -111,7 +111,7 @@ export class ProjectionRunner {
         projection.version,
         changed ? 1 : 0,
       );
-      this.prepared.push({ projection, apply: projection.prepare(db), handles: new Set(projection.eventTypes) });
+      this.prepared.push({ projection, prepared: asBufferedApply(projection.prepare(db)), handles: new Set(projection.eventTypes) });
     }
     this.applied = new AppliedPosition(this.lowestCheckpoint());
   }
@@ -200,14 +200,14 @@ export class ProjectionRunner {
       shadow.pragma('journal_mode = OFF');
       shadow.pragma('synchronous = OFF');
       projection.migrate(shadow);
-      const apply = projection.prepare(shadow);
+      const prepared = asBufferedApply(projection.prepare(shadow));
       const handles = new Set<string>(projection.eventTypes);
       for (;;) {
         const events = await this.store.readAll({ after: position, limit: BATCH_SIZE });
         if (events.length === 0) break;
-        shadow.transaction(() => {
-          for (const event of events) if (handles.has(event.type)) apply(event);
-        })();
+        inTransaction(shadow, [prepared], () => {
+          for (const event of events) if (handles.has(event.type)) prepared.apply(event);
+        });
         position = events[events.length - 1]!.position;
       }
     } finally {
@@ -238,7 +238,7 @@ export class ProjectionRunner {
       this.db.exec('DETACH DATABASE rebuild');
       removeShadow();
     }
-    entry.apply = projection.prepare(this.db);
+    entry.prepared = asBufferedApply(projection.prepare(this.db));
     this.applied.set(this.lowestCheckpoint());
   }
 
@@ -261,24 +261,22 @@ export class ProjectionRunner {
     const last = events[events.length - 1]!.position;
     const { readCheckpoint, writeCheckpoint } = this;
     const started = performance.now();
-    this.db
-      .transaction(() => {
-        // Already past this batch (another process applied it), or behind its start (rebuilt meanwhile: the next
-        // round starts lower and catches it up): not in step.
-        const inStep = this.prepared
-          .map((entry) => ({ entry, checkpoint: readCheckpoint.get(entry.projection.name)?.position ?? 0 }))
-          .filter(({ checkpoint }) => checkpoint < last && checkpoint >= from);
-        let applied = from;
-        for (const event of events) {
-          for (const { entry, checkpoint } of inStep) {
-            if (event.position > checkpoint && entry.handles.has(event.type)) entry.apply(event);
-          }
-          applied = event.position;
-          if (performance.now() - started > this.sliceMs) break;
+    inTransaction(this.db, this.prepared.map((entry) => entry.prepared), () => {
+      // Already past this batch (another process applied it), or behind its start (rebuilt meanwhile: the next
+      // round starts lower and catches it up): not in step.
+      const inStep = this.prepared
+        .map((entry) => ({ entry, checkpoint: readCheckpoint.get(entry.projection.name)?.position ?? 0 }))
+        .filter(({ checkpoint }) => checkpoint < last && checkpoint >= from);
+      let applied = from;
+      for (const event of events) {
+        for (const { entry, checkpoint } of inStep) {
+          if (event.position > checkpoint && entry.handles.has(event.type)) entry.prepared.apply(event);
         }
-        for (const { entry, checkpoint } of inStep) if (applied > checkpoint) writeCheckpoint.run(applied, entry.projection.name);
-      })
-      .immediate();
+        applied = event.position;
+        if (performance.now() - started > this.sliceMs) break;
+      }
+      for (const { entry, checkpoint } of inStep) if (applied > checkpoint) writeCheckpoint.run(applied, entry.projection.name);
+    });
   }
 
   private reset(projection: Projection): void {
@@ -300,5 +298,21 @@ export class ProjectionRunner {
 
   private markApplied(position: number): void {
     this.applied.set(position);
+  }
+}
+
+/**
+ * One immediate transaction that applies events: each projection's gathered writes are flushed before it commits,
+ * and forgotten when it fails (its events are applied again later).
+ */
+function inTransaction(db: Database, prepared: readonly BufferedApply[], applyEvents: () => void): void {
+  try {
+    db.transaction(() => {
+      applyEvents();
+      for (const entry of prepared) entry.flush();
+    }).immediate();
+  } catch (error) {
+    for (const entry of prepared) entry.discard();
+    throw error;
   }
 }

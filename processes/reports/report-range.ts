@@ -9,7 +9,6 @@ export function reportRange(period: ReportPeriod, timezone: string): AnalyticsRa
     toInstant: new Date(startOfLocalDate(addDays(period.to, 1), timezone).getTime() - 1).toISOString(),
     fromDay: period.from,
     toDay: period.to,
-    wholeDays: true,
     timezone,
   };
 }

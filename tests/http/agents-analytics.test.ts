@@ -178,6 +178,58 @@ flow('GET /analytics/calls: totals, breakdowns, zero-filled days in every zone (
   assert.is((await other.get('/v1/analytics/calls?from=2026-03-29&to=2026-03-29')).body.total_calls, 0, 'another workspace sees none of them');
 });
 
+flow('GET /analytics/calls and /qa in zones with DST and odd offsets, and with date-time bounds inside a 15-minute bucket', async () => {
+  const calls = (await api.get('/v1/calls?limit=100')).body.data;
+  const total = calls.length;
+  const periods = (body: any) => body.grouped_data.map((group: any) => [group.group, group.total_calls]);
+  const zero = (group: string) => ({ group, total_calls: 0, connected_calls: 0, avg_duration_seconds: 0, avg_qa_score: 0 });
+
+  // London: the calls of 23:30 UTC on Sunday 29 March fall on Monday 30 March (BST since that morning), so in the
+  // week of the 30th, while in UTC they are in the week of the 23rd.
+  const londonWeeks = (await api.get('/v1/analytics/calls?from=2026-03-20&to=2026-04-08&group_by=week&timezone=Europe/London')).body;
+  assert.equal(periods(londonWeeks), [['2026-03-16', 0], ['2026-03-23', 0], ['2026-03-30', total], ['2026-04-06', 0]]);
+  assert.equal(londonWeeks.grouped_data[0], zero('2026-03-16'));
+  const londonDays = (await api.get('/v1/analytics/calls?from=2026-03-27&to=2026-04-01&group_by=day&timezone=Europe/London')).body;
+  assert.equal(periods(londonDays), [['2026-03-27', 0], ['2026-03-28', 0], ['2026-03-29', 0], ['2026-03-30', total], ['2026-03-31', 0], ['2026-04-01', 0]]);
+
+  // New York (EDT since 8 March): 19:30 on Sunday the 29th, the week of the 23rd; every day and week zero-filled.
+  const newYorkWeeks = (await api.get('/v1/analytics/calls?from=2026-03-01&to=2026-03-31&group_by=week&timezone=America/New_York')).body;
+  assert.equal(periods(newYorkWeeks), [['2026-02-23', 0], ['2026-03-02', 0], ['2026-03-09', 0], ['2026-03-16', 0], ['2026-03-23', total], ['2026-03-30', 0]]);
+  const newYorkDays = (await api.get('/v1/analytics/calls?from=2026-03-07&to=2026-03-30&group_by=day&timezone=America/New_York')).body;
+  assert.is(newYorkDays.grouped_data.length, 24);
+  assert.equal(newYorkDays.grouped_data.filter((group: any) => group.total_calls > 0).map((group: any) => [group.group, group.total_calls]), [['2026-03-29', total]]);
+  assert.equal(newYorkDays.grouped_data[1], zero('2026-03-08'), 'the day DST began');
+  const utcDay = (await api.get('/v1/analytics/calls?from=2026-03-29&to=2026-03-29')).body;
+  for (const figure of ['connected_calls', 'connection_rate', 'avg_duration_seconds', 'sentiment_breakdown', 'intent_breakdown', 'avg_qa_score']) {
+    assert.equal(newYorkDays[figure], utcDay[figure], figure);
+  }
+
+  // Date-time bounds not on a 15-minute edge, in UTC and in a +05:45 zone: the calls that started between them.
+  const between = (from: string, to: string) => calls.filter((call: any) => call.started_at >= new Date(from).toISOString() && call.started_at <= new Date(to).toISOString()).length;
+  const starts = calls.map((call: any) => Date.parse(call.started_at)).sort((a: number, b: number) => a - b);
+  const middle = new Date(starts[Math.floor(starts.length / 2)]!).toISOString();
+  const bounds: Array<[string, string, string]> = [
+    ['2026-03-29T23:20:00Z', '2026-03-29T23:35:00Z', 'UTC'],
+    ['2026-03-30T05:07:00+05:45', '2026-03-30T05:31:30+05:45', 'Asia/Kathmandu'],
+    ['2026-03-30T05:07:00', '2026-03-30T05:31:30', 'Asia/Kathmandu'],
+    [middle, '2026-03-29T23:59:59.999Z', 'UTC'],
+    ['2026-03-29T23:00:00Z', middle, 'Europe/London'],
+  ];
+  for (const [from, to, timezone] of bounds) {
+    const body = (await api.get(`/v1/analytics/calls?from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}&timezone=${timezone}&group_by=day`)).body;
+    const expected = timezone === 'Asia/Kathmandu' && !from.includes('+') ? between(`${from}+05:45`, `${to}+05:45`) : between(from, to);
+    assert.is(body.total_calls, expected, `${from} .. ${to} ${timezone}`);
+    assert.is(body.grouped_data.reduce((sum: number, group: any) => sum + group.total_calls, 0), expected, 'the days add up');
+  }
+  assert.ok(between(middle, '2026-03-29T23:59:59.999Z') > 0 && between('2026-03-29T23:00:00Z', middle) > 0, 'bounds that cut the calls in two');
+
+  // QA in a zone with DST and with date-time bounds: the one scored call, on its local day.
+  assert.is((await api.get('/v1/analytics/qa?from=2026-03-30&to=2026-03-30&timezone=Europe/London')).body.calls_evaluated, 1);
+  assert.is((await api.get('/v1/analytics/qa?from=2026-03-29&to=2026-03-29&timezone=America/New_York')).body.calls_evaluated, 1);
+  assert.is((await api.get('/v1/analytics/qa?from=2026-03-29&to=2026-03-29&timezone=Europe/London')).body.calls_evaluated, 0);
+  assert.is((await api.get(`/v1/analytics/qa?from=2026-03-29T23:07:00Z&to=${encodeURIComponent('2026-03-30T05:44:00+05:30')}`)).body.calls_evaluated, 1);
+});
+
 flow('GET /analytics/calls: every validation case is a 400 with the field', async () => {
   const missing = await api.get('/v1/analytics/calls?to=2026-03-01');
   assert.is(missing.status, 400, missing.text);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { addDays } from '../../../domain/shared/time-zone.ts';
-import { periodsOf } from '../../../projections/call-analytics.ts';
+import { periodsOf } from '../../../projections/analytics-range-plan.ts';
 import { qaSums } from '../../../projections/qa-analytics.ts';
 import { qaGroups } from '../../../projections/report-queries.ts';
 import { reportRange } from '../report-range.ts';

@@ -23,6 +23,7 @@ import { searchPages } from './pages/search.tsx';
 import { webhookPages } from './pages/webhooks.tsx';
 import { settingsPages } from './pages/settings.tsx';
 import { catalogPages } from './pages/catalog.tsx';
+import { reportPages } from './pages/reports.tsx';
 
 export interface DashboardPorts {
   readDb: Database;
@@ -155,6 +156,7 @@ export function createDashboard({ readDb, clock, fetchApi, logger, sessions = ne
   callPages(app, deps);
   searchPages(app, deps);
   webhookPages(app, deps);
+  reportPages(app, deps);
   settingsPages(app, deps);
   catalogPages(app, deps);
 

@@ -27,6 +27,7 @@ const NAV: [href: string, label: string][] = [
   ['/agents', 'Agents'],
   ['/do-not-call', 'Do-not-call list'],
   ['/webhooks', 'Webhooks'],
+  ['/reports', 'Reports'],
   ['/settings', 'Settings'],
 ];
 

@@ -224,6 +224,42 @@ dashboard('a call: recording in an audio player beside its transcript; a segment
   await browsing.look(page, '10-call-detail');
 });
 
+dashboard('a call\'s compliance result: score, violations with evidence that seeks the audio; the overview counts the critical ones', async () => {
+  // A recovery call that threatens arrest: in-rbi-recovery finds a critical no_false_claims with its evidence.
+  const settings = await api.put('/v1/compliance/settings', { packs: [{ id: 'in-rbi-recovery' }, { id: 'general' }] });
+  assert.is(settings.status, 200, settings.text);
+  const threat = await api.post('/v1/scripts', {
+    name: 'Recovery (bad)',
+    single_call_enabled: true,
+    steps: [
+      { id: 'greet', say: 'Hello {name}, this is Ravi from Sahay Finance. This call is recorded.', next: 'threat' },
+      { id: 'threat', say: `Your EMI of {amount} rupees is overdue. Police will arrest you today if you do not pay. ${XSS}`, end: true },
+    ],
+  });
+  assert.is(threat.status, 201, threat.text);
+  const placed = await api.post('/v1/calls', { phone: '+919876500003', name: 'Meera', language: 'en-IN', recording_enabled: true, script_id: threat.body.id, metadata: { amount: 5000 }, purpose: 'recovery' });
+  assert.is(placed.status, 201, placed.text);
+  await waitFor('the compliance result', async () => {
+    await advanceClock(0.001);
+    return (await api.get(`/v1/analytics/compliance?call_id=${placed.body.id}`)).body;
+  }, (body) => body.status === undefined);
+  await page.goto(`${server.baseUrl}/calls/${placed.body.id}`);
+  const section = page.locator('[data-testid=compliance]');
+  assert.match(await section.textContent() ?? '', /no false claims/);
+  assert.match(await page.textContent('[data-testid=compliance-score]') ?? '', /^\d+ \/ 100$/);
+  assert.ok((await section.locator('.badge-critical').count()) >= 1, 'a critical violation');
+  assert.ok((await section.textContent())!.includes('<script>'), 'evidence text shows as text');
+  await assertNoXss(page);
+  const evidence = section.locator('button[data-seek]').first();
+  const at = Number(await evidence.getAttribute('data-seek'));
+  await evidence.click();
+  await waitFor('the seek to the evidence', () => page.evaluate('document.querySelector("audio").currentTime') as Promise<number>, (time) => time >= at && time < at + 2);
+  await page.evaluate('document.querySelector("audio").pause()');
+  await browsing.look(page, '28-call-compliance');
+  await page.goto(`${server.baseUrl}/`);
+  assert.ok(Number(await page.textContent('[data-testid=critical-violations] .value')) >= 1, 'the overview counts critical violations');
+});
+
 dashboard('the calls list filters by disposition; search highlights the words and links to the call at that second', async () => {
   await page.goto(`${server.baseUrl}/calls`);
   await browsing.look(page, '11-calls');
@@ -300,7 +336,7 @@ dashboard('settings: create a Read-Only key (secret shown once); its session see
   // The Read-Only operator: every page, no action button; a forged action is refused by the server.
   const auditorContext = await browsing.newContext();
   const auditor = await signIn(auditorContext, secret);
-  for (const path of ['/campaigns', `/campaigns/${campaignId}`, '/webhooks', '/scripts', '/agents', '/do-not-call']) {
+  for (const path of ['/campaigns', `/campaigns/${campaignId}`, '/webhooks', '/scripts', '/agents', '/do-not-call', '/reports', '/reports/new', '/settings']) {
     await auditor.goto(`${server.baseUrl}${path}`);
     assert.is(await auditor.locator('main form[method=post]').count(), 0, `no action on ${path}`);
   }
@@ -314,6 +350,15 @@ dashboard('settings: create a Read-Only key (secret shown once); its session see
   assert.is(listed.status, 404, 'a Read-Only session cannot add to the do-not-call list');
   await auditor.goto(`${server.baseUrl}/do-not-call`);
   assert.match(await auditor.textContent('.flash') ?? '', /Read-Write/);
+  // Compliance packs: shown, not editable; a forged change is refused by the API.
+  await auditor.goto(`${server.baseUrl}/settings`);
+  assert.match(await auditor.textContent('[data-testid=compliance-packs]') ?? '', /in-rbi-recovery/);
+  assert.match(await auditor.textContent('[data-testid=compliance-packs]') ?? '', /Only an Admin key can change the packs/);
+  const forgedPacks = await auditor.evaluate(
+    `fetch('/settings/compliance', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'pack=in-trai&_csrf=${csrf}' }).then((r) => r.text())`,
+  ) as string;
+  assert.match(forgedPacks, /Admin/);
+  assert.equal((await api.get('/v1/compliance/settings')).body.packs.map((pack: { id: string }) => pack.id), ['in-rbi-recovery', 'general'], 'unchanged');
 
   // The Admin revokes it; the auditor's next page is the sign-in page, saying why.
   await page.goto(`${server.baseUrl}/settings`);
@@ -349,7 +394,7 @@ dashboard('every other page renders, is accessible and escapes what users typed'
   await page.click('button:has-text("Add to the list")');
   assert.match(await page.textContent('.flash') ?? '', /will not be called/);
   await page.goto(`${server.baseUrl}/scripts`);
-  await page.click('main table a >> nth=0');
+  await page.click('main table a:has-text("Loan renewal")');
   assert.ok((await page.textContent('main pre'))!.includes('<script>'), 'script text shows as text');
   await assertNoXss(page);
   await browsing.look(page, '24-script');
@@ -359,6 +404,87 @@ dashboard('every other page renders, is accessible and escapes what users typed'
   await page.click('button:has-text("Create script")');
   assert.match(await page.textContent('[role=alert]') ?? '', /Step 1 \(a\)/);
   await browsing.look(page, '25-script-error');
+});
+
+dashboard('reports: the API\'s validation errors at their field; a PDF generated and downloaded; a scheduled report with its runs; the list filters', async () => {
+  await page.goto(`${server.baseUrl}/reports`);
+  assert.match(await page.textContent('main') ?? '', /No reports yet/);
+  await page.click('a:has-text("New report")');
+  await page.fill('#rf-from', '2026-02-24');
+  await page.fill('#rf-to', '2026-03-02');
+  await page.fill('#rf-cron', '*/5 * * * *');
+  await page.click('button:has-text("Create report")');
+  assert.match(await page.textContent('#rf-cron-error') ?? '', /./, 'a schedule running more than once a day is refused at the cron field');
+  assert.is(await page.inputValue('#rf-from'), '2026-02-24', 'the refused form comes back filled in');
+  await page.fill('#rf-cron', '');
+  await page.fill('#rf-email_to', `ops@example.com`);
+  await page.click('button:has-text("Create report")');
+  assert.match(await page.textContent('#rf-email_to-error') ?? '', /SMTP_URL/);
+  await browsing.look(page, '29-report-form-error');
+  await page.fill('#rf-email_to', '');
+  await page.selectOption('#rf-format', 'pdf');
+  await page.click('button:has-text("Create report")');
+  await page.waitForURL(/\/reports\/rpt_/);
+  await waitFor('the report generated', async () => {
+    const status = await page.textContent('[data-testid=report-status]');
+    if (/completed|failed/.test(status ?? '')) return status;
+    await page.reload();
+    return status;
+  }, (status) => /completed|failed/.test(status ?? ''), 60_000);
+  assert.match(await page.textContent('[data-testid=report-status]') ?? '', /completed/);
+  const href = (await page.getAttribute('[data-testid=download]', 'href'))!;
+  assert.match(href, /^\/v1\/report-files\/rrn_[^?]+\?expires=/);
+  const file = await page.evaluate(`fetch(${JSON.stringify(href)}).then(async (r) => [r.status, r.headers.get('content-type'), (await r.text()).slice(0, 5)])`);
+  assert.equal(file, [200, 'application/pdf', '%PDF-']);
+  await browsing.look(page, '30-report');
+
+  await page.goto(`${server.baseUrl}/reports/new`);
+  await page.selectOption('#rf-type', 'qa_performance');
+  await page.selectOption('#rf-format', 'csv');
+  await page.fill('#rf-cron', '0 8 * * 1');
+  await page.fill('#rf-schedule_timezone', 'Asia/Kolkata');
+  await page.click('button:has-text("Create report")');
+  await page.waitForURL(/\/reports\/rpt_/);
+  assert.match(await page.textContent('main') ?? '', /0 8 \* \* 1/);
+  assert.match(await page.textContent('main') ?? '', /next run/);
+  await waitFor('the first run listed', async () => {
+    const rows = await page.locator('#runs-h ~ .table-wrap tbody tr').count();
+    if (!rows) await page.reload();
+    return rows;
+  }, (rows) => rows >= 1);
+  await page.click('button:has-text("Cancel schedule")');
+  await page.waitForSelector('text=Schedule cancelled');
+  assert.is(await page.locator('button:has-text("Cancel schedule")').count(), 0);
+  await page.goto(`${server.baseUrl}/reports`);
+  assert.is(await page.locator('main tbody tr').count(), 2);
+  await page.selectOption('#r-scheduled', 'true');
+  await page.click('button:has-text("Filter")');
+  await page.waitForURL(/scheduled=true/);
+  assert.is(await page.locator('main tbody tr').count(), 1);
+  assert.match(await page.textContent('main tbody') ?? '', /QA performance|qa/i);
+  await browsing.look(page, '31-reports');
+});
+
+dashboard('settings: an Admin edits the compliance packs; a value out of range is refused at its field', async () => {
+  await page.goto(`${server.baseUrl}/settings`);
+  assert.ok(await page.isChecked('input[name=pack][value="in-rbi-recovery"]'));
+  assert.is(await page.inputValue('#cp-in-rbi-recovery-max_attempts_per_day'), '3');
+  await page.fill('#cp-in-rbi-recovery-max_attempts_per_day', '0');
+  await page.check('input[name=pack][value="in-dpdp"]');
+  await page.click('button:has-text("Save compliance packs")');
+  assert.match(await page.textContent('#cp-in-rbi-recovery-max_attempts_per_day-error') ?? '', /./);
+  assert.ok(await page.isChecked('input[name=pack][value="in-dpdp"]'), 'the refused form keeps what was ticked');
+  await browsing.look(page, '32-settings-packs-error');
+  await page.fill('#cp-in-rbi-recovery-max_attempts_per_day', '2');
+  await page.fill('#cp-in-dpdp-sector', 'insurer');
+  await page.click('button:has-text("Save compliance packs")');
+  await page.waitForSelector('text=Compliance packs saved');
+  const saved = (await api.get('/v1/compliance/settings')).body;
+  assert.equal(saved.packs.map((pack: { id: string }) => pack.id), ['in-rbi-recovery', 'in-dpdp', 'general']);
+  assert.is(saved.packs[0].parameters.max_attempts_per_day, 2);
+  assert.is(saved.packs[1].parameters.sector, 'insurer');
+  assert.is(await page.inputValue('#cp-in-rbi-recovery-max_attempts_per_day'), '2');
+  await browsing.look(page, '33-settings-packs');
 });
 
 dashboard('a scheduled campaign: remove contacts by pasting numbers, then stop it', async () => {

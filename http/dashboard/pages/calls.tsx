@@ -1,7 +1,7 @@
 import { DISPOSITIONS } from '../../../domain/shared/disposition.ts';
 import { SUPPORTED_LANGUAGES } from '../../../domain/shared/language.ts';
 import { addDays, startOfLocalDate } from '../../../domain/shared/time-zone.ts';
-import { unwrap } from '../api-client.ts';
+import { unwrap, type ApiResult } from '../api-client.ts';
 import { inPlace, Badge, Empty, ErrorBox, Layout, Pager, Time, ZoneNote } from '../view.tsx';
 import type { DashboardApp, PageDeps } from './deps.ts';
 
@@ -41,6 +41,12 @@ interface Job {
   intent: string | null;
   qa_score?: { overall_score: number; passed: boolean; pass_threshold: number; parameter_scores: { parameter_name: string; score: number; max_score: number; passed: boolean }[] } | null;
 }
+
+interface Violation { check: string; description: string; severity: 'critical' | 'warning'; rule_pack: { id: string; version: string }; evidence: Segment | null }
+/** GET /v1/analytics/compliance?call_id=: the result, or `status` while pending / when nothing applies. */
+type ComplianceAnswer =
+  | { compliance_score: number; passed_checks: string[]; violations: Violation[]; rule_packs: { id: string; version: string }[]; evaluated_at: string; status?: undefined }
+  | { status: 'processing' | 'not_applicable' | 'failed'; error?: { code: string; message: string } };
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -140,6 +146,7 @@ export function callPages(app: DashboardApp, _deps: PageDeps) {
     const transcript = call.answered_at ? await api.get<CallTranscript>(`/calls/${id}/transcript`) : undefined;
     const analysis = transcript?.ok && transcript.body.status === 'completed' && call.transcript_job_id ? await api.get<Job>(`/transcription/${encodeURIComponent(call.transcript_job_id)}`) : undefined;
     const job = analysis?.ok ? analysis.body : undefined;
+    const compliance = call.answered_at ? await api.get<ComplianceAnswer>('/analytics/compliance', { call_id: call.id }) : undefined;
     const startAt = Math.max(0, Number(c.req.query('t') ?? 0) || 0);
     const segments = transcript?.ok ? transcript.body.transcript ?? [] : [];
     return c.html(
@@ -210,9 +217,64 @@ export function callPages(app: DashboardApp, _deps: PageDeps) {
                 ) : <p class="muted">Not scored (no QA scorecard applied to this call).</p>}
               </>
             ) : <Empty><p>Analysis appears here once an answered call has been transcribed.</p></Empty>}
+            <ComplianceSection answer={compliance} canSeek={Boolean(call.recording_url)} language={call.language} />
           </section>
         </div>
       </Layout>,
     );
   });
 }
+
+/** The call's compliance result: score, checks passed, each violation with its evidence (which seeks the audio). */
+function ComplianceSection({ answer, canSeek, language }: { answer: ApiResult<ComplianceAnswer> | undefined; canSeek: boolean; language: string }) {
+  const heading = <h3 class="small muted" id="compliance-h">Compliance</h3>;
+  if (!answer) return <section aria-labelledby="compliance-h">{heading}<p class="muted">Not applicable: the call was not answered.</p></section>;
+  if (!answer.ok) return <section aria-labelledby="compliance-h">{heading}<p class="muted">{answer.error.message}</p></section>;
+  const result = answer.body;
+  if (result.status !== undefined) {
+    const text =
+      result.status === 'processing' ? 'Not evaluated yet; reload in a moment.' : result.status === 'not_applicable' ? 'Not applicable: the call ended without a conversation.' : `Evaluation failed: ${result.error?.message ?? 'unknown error'}`;
+    return <section aria-labelledby="compliance-h">{heading}<p class="muted">{text}</p></section>;
+  }
+  return (
+    <section aria-labelledby="compliance-h" data-testid="compliance">
+      {heading}
+      <p>
+        <strong data-testid="compliance-score">{Math.round(result.compliance_score)} / 100</strong>{' '}
+        <Badge value={result.violations.some((violation) => violation.severity === 'critical') ? 'failed' : 'passed'} />{' '}
+        <span class="muted small">under {result.rule_packs.map((pack) => `${pack.id} ${pack.version}`).join(', ') || 'no pack'}</span>
+      </p>
+      {result.violations.length === 0 ? (
+        <p>No violation.</p>
+      ) : (
+        <ul class="violations">
+          {result.violations.map((violation) => (
+            <li>
+              <Badge value={violation.severity} /> <strong>{violation.check.replaceAll('_', ' ')}</strong> <span class="muted small">({violation.rule_pack.id})</span>
+              <div>{violation.description}</div>
+              {violation.evidence ? (
+                <blockquote>
+                  {canSeek ? (
+                    <button type="button" class="link" data-seek={String(violation.evidence.start_time)} aria-label={`Play from ${secondsLabel(violation.evidence.start_time)}`}>
+                      {secondsLabel(violation.evidence.start_time)}
+                    </button>
+                  ) : (
+                    <span class="at">{secondsLabel(violation.evidence.start_time)}</span>
+                  )}{' '}
+                  <span class="speaker">{violation.evidence.speaker}</span>: <span lang={language}>{violation.evidence.text}</span>
+                </blockquote>
+              ) : null}
+            </li>
+          ))}
+        </ul>
+      )}
+      {result.passed_checks.length ? (
+        <details>
+          <summary>{result.passed_checks.length} checks passed</summary>
+          <ul class="small">{result.passed_checks.map((check) => <li>{check.replaceAll('_', ' ')}</li>)}</ul>
+        </details>
+      ) : null}
+    </section>
+  );
+}
+

@@ -16,6 +16,9 @@ interface CallAnalytics {
   grouped_data?: { group: string; total_calls: number; connected_calls: number; avg_qa_score: number | null }[];
 }
 
+/** GET /v1/analytics/compliance without call_id: the aggregate (only the figures the overview shows). */
+interface ComplianceAggregate { calls_evaluated: number; violations_by_severity: { critical: number; warning: number } }
+
 const percent = (fraction: number) => `${Math.round(fraction * 1000) / 10}%`;
 const OVERVIEW_DAYS = 30;
 
@@ -27,9 +30,11 @@ export function overviewPages(app: DashboardApp, { clock }: PageDeps) {
     const zone = viewer.timeZone;
     const today = localDateOf(clock.now(), zone);
     const first = addDays(today, -(OVERVIEW_DAYS - 1));
-    const [todayStats, monthStats, dispositions] = await Promise.all([
+    const [todayStats, monthStats, todayCompliance, monthCompliance, dispositions] = await Promise.all([
       api.get<CallAnalytics>('/analytics/calls', { from: today, to: today, timezone: zone }).then(unwrap),
       api.get<CallAnalytics>('/analytics/calls', { from: first, to: today, timezone: zone, group_by: 'day' }).then(unwrap),
+      api.get<ComplianceAggregate>('/analytics/compliance', { from: today, to: today, timezone: zone }).then(unwrap),
+      api.get<ComplianceAggregate>('/analytics/compliance', { from: first, to: today, timezone: zone }).then(unwrap),
       // The disposition mix: the calls list's total per disposition over the same 30 local days.
       Promise.all(
         DISPOSITIONS.map(async (disposition) => {
@@ -52,7 +57,7 @@ export function overviewPages(app: DashboardApp, { clock }: PageDeps) {
       <Layout title="Overview" viewer={viewer} path="/">
         <ZoneNote zone={zone} />
         <h2>Today ({today})</h2>
-        <Metrics stats={todayStats} />
+        <Metrics stats={todayStats} compliance={todayCompliance} />
         <h2>Last {OVERVIEW_DAYS} days ({first} to {today})</h2>
         {monthStats.total_calls === 0 ? (
           <Empty>
@@ -63,7 +68,7 @@ export function overviewPages(app: DashboardApp, { clock }: PageDeps) {
           </Empty>
         ) : (
           <>
-            <Metrics stats={monthStats} />
+            <Metrics stats={monthStats} compliance={monthCompliance} />
             <div class="card chart">
               <h3 class="small muted">Calls per day</h3>
               {raw(chart)}
@@ -102,7 +107,7 @@ export function overviewPages(app: DashboardApp, { clock }: PageDeps) {
   });
 }
 
-function Metrics({ stats }: { stats: CallAnalytics }) {
+function Metrics({ stats, compliance }: { stats: CallAnalytics; compliance: ComplianceAggregate }) {
   return (
     <div class="cards">
       <Metric label="Calls" value={String(stats.total_calls)} />
@@ -110,13 +115,14 @@ function Metrics({ stats }: { stats: CallAnalytics }) {
       <Metric label="Connection rate" value={percent(stats.connection_rate)} />
       <Metric label="Average duration" value={stats.avg_duration_seconds === null ? '—' : `${Math.round(stats.avg_duration_seconds)} s`} />
       <Metric label="QA average" value={stats.avg_qa_score === null ? '—' : `${Math.round(stats.avg_qa_score)} / 100`} />
+      <Metric label="Critical compliance violations" value={compliance.calls_evaluated === 0 ? '—' : String(compliance.violations_by_severity.critical)} testId="critical-violations" />
     </div>
   );
 }
 
-function Metric({ label, value }: { label: string; value: string }) {
+function Metric({ label, value, testId }: { label: string; value: string; testId?: string }) {
   return (
-    <div class="metric">
+    <div class="metric" data-testid={testId}>
       <div class="value">{value}</div>
       <div class="label">{label}</div>
     </div>

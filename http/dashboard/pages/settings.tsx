@@ -3,6 +3,7 @@ import { redirectWithFlash } from '../respond.ts';
 import { Badge, CsrfField, Empty, isAdmin, Layout, Pager, Time, ZoneNote, type Viewer } from '../view.tsx';
 import type { DashboardContext } from '../env.ts';
 import type { DashboardApp, PageDeps } from './deps.ts';
+import { CompliancePacksSection, inputOfError, packsRequestOf, type ComplianceSettings, type PacksFormState } from './compliance-packs.tsx';
 
 interface Workspace { name: string; rate_limit_per_minute: number; dialing_concurrency: number; default_qa_scorecard_id: string | null; created_at: string }
 interface ApiKey { id: string; name: string; scope: string; created_at: string; last_used_at: string | null; revoked_at: string | null; key?: string | null }
@@ -11,11 +12,12 @@ interface ListPage<T> { data: T[]; total: number; limit: number; offset: number 
 const SCOPES = ['Read-Only', 'Read-Write', 'Admin'] as const;
 
 export function settingsPages(app: DashboardApp, _deps: PageDeps) {
-  const render = async (c: DashboardContext, created?: ApiKey) => {
+  const render = async (c: DashboardContext, created?: ApiKey, packsState?: PacksFormState) => {
     const viewer = c.get('viewer');
     const api = c.get('api');
     const offset = Number(c.req.query('offset') ?? 0) || 0;
     const workspace = unwrap(await api.get<Workspace>('/workspace'));
+    const compliance = unwrap(await api.get<ComplianceSettings>('/compliance/settings'));
     const keys = isAdmin(viewer) ? unwrap(await api.get<ListPage<ApiKey>>('/api-keys', { offset, limit: 20 })) : undefined;
     return c.html(
       <Layout title="Settings" viewer={viewer} path="/settings">
@@ -29,6 +31,7 @@ export function settingsPages(app: DashboardApp, _deps: PageDeps) {
           </dl>
           <p class="muted small">The limits are set by the service's operator (npm run cli -- workspaces set-rate-limit / set-concurrency).</p>
         </section>
+        <CompliancePacksSection viewer={viewer} settings={compliance} state={packsState} />
         <section class="card" aria-labelledby="keys-h">
           <h2 id="keys-h">API keys</h2>
           {created?.key ? (
@@ -70,6 +73,20 @@ export function settingsPages(app: DashboardApp, _deps: PageDeps) {
     if (!result.ok) return redirectWithFlash(c, '/settings', 'error', result.error.message);
     // Answered directly (no redirect): the secret must not travel in a URL or sit in the session.
     return render(c, result.body);
+  });
+
+  // A refused form is answered with the page (200, like the other forms of the dashboard), the error at its field.
+  app.post('/settings/compliance', async (c) => {
+    const form = await c.req.parseBody({ all: true });
+    const current = unwrap(await c.get('api').get<ComplianceSettings>('/compliance/settings'));
+    const { body, state } = packsRequestOf(form, current);
+    if (!body) return render(c, undefined, state);
+    const result = await c.get('api').send<ComplianceSettings>('PUT', '/compliance/settings', body);
+    if (!result.ok) {
+      const refused = { ...state, error: { message: result.error.message, input: inputOfError(result.error.details.field, state.enabled) } };
+      return render(c, undefined, refused);
+    }
+    return redirectWithFlash(c, '/settings', 'ok', `Compliance packs saved: ${result.body.packs.map((pack) => pack.id).join(', ') || 'none (no compliance check runs)'}.`);
   });
 
   app.post('/settings/api-keys/:id/revoke', async (c) => {

@@ -274,7 +274,7 @@ webhooks('the full retry schedule on the manual clock: 1 min, 5 min, 30 min, 2 h
   try {
     const webhookId = await register(runtime, 'ws_retry', receiver.url, ['transcription.failed']);
     await transcriptionEvent(runtime, 'ws_retry', 'TranscriptionJobFailed', 'job_retry');
-    await eventually(() => receiver.requests.length === 1, 5_000, 'the first attempt');
+    await eventually(() => receiver.requests.length === 1, 20_000, 'the first attempt');
     const first = runtime.clock.now().getTime();
     let previous = first;
     for (const [index, delay] of RETRY_DELAYS_MS.entries()) {
@@ -283,12 +283,12 @@ webhooks('the full retry schedule on the manual clock: 1 min, 5 min, 30 min, 2 h
       await new Promise((resolve) => setTimeout(resolve, 250));
       assert.is(receiver.requests.length, index + 1, `retry ${index + 1} not sent a second early`);
       clockOf(runtime).advance(1);
-      await eventually(() => receiver.requests.length === index + 2, 5_000, `retry ${index + 1}`);
+      await eventually(() => receiver.requests.length === index + 2, 20_000, `retry ${index + 1}`);
       assert.is(receiver.requests[index + 1]!.headers['x-service-delivery-attempt'], String(index + 2));
       assert.is(runtime.clock.now().getTime() - previous, delay);
       previous = runtime.clock.now().getTime();
     }
-    await eventually(async () => (await deliveriesOf(runtime, webhookId))[0]?.status === 'failed', 5_000, 'abandonment');
+    await eventually(async () => (await deliveriesOf(runtime, webhookId))[0]?.status === 'failed', 20_000, 'abandonment');
     const [delivery] = await deliveriesOf(runtime, webhookId);
     assert.is(delivery!.attempts.length, 6);
     const times = delivery!.attempts.map((attempt) => Date.parse(attempt.attempted_at));
@@ -305,7 +305,7 @@ webhooks('the full retry schedule on the manual clock: 1 min, 5 min, 30 min, 2 h
 
     receiver.respond = () => 200;
     await runtime.commands.handle(webhookDeliveryDecider, webhookDeliveryStream(delivery!.id), { type: 'ReplayWebhookDelivery', data: { requested_at: runtime.clock.now().toISOString() } }, { workspaceId: 'ws_retry', actor: 'test', now: runtime.clock.now() });
-    await eventually(async () => (await deliveriesOf(runtime, webhookId))[0]?.status === 'delivered', 5_000, 'the replay');
+    await eventually(async () => (await deliveriesOf(runtime, webhookId))[0]?.status === 'delivered', 20_000, 'the replay');
     const replayed = (await deliveriesOf(runtime, webhookId))[0]!;
     assert.equal(replayed.attempts[6], { ...replayed.attempts[6]!, attempt: 7, kind: 'replay', http_status: 200, error: null, succeeded: true });
     assert.is(receiver.requests[6]!.body.id, receiver.requests[0]!.body.id);

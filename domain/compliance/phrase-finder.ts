@@ -171,8 +171,11 @@ function coordinated(words: readonly string[], previous: Span, next: Span, lexic
 // Clause breaks: a negator never reaches across a comma, full stop, danda or question mark.
 const CLAUSE_BREAK = /[.,!?;:।॥\n]+/u;
 
-/** The first (not negated, when `negatable`) occurrence of a phrase of `list` in `text`, or null. */
-export function findPhrase(text: string, language: string, list: ComplianceList, options: FindOptions): PhraseHit | null {
+/**
+ * Every clause scope of `text` where a phrase may be looked for, in order: the text split at clause breaks, each
+ * clause's words with the lexicons they select, skipping clauses where a phrase of `options.yieldsTo` occurs.
+ */
+function* clauseScopes(text: string, language: string, options: FindOptions) {
   for (const clause of text.split(CLAUSE_BREAK)) {
     const words = tokenize(clause, language);
     if (words.length === 0) continue;
@@ -180,20 +183,25 @@ export function findPhrase(text: string, language: string, list: ComplianceList,
     const lexicons = keys.map(compiledLexicon);
     const whole = { start: 0, end: words.length };
     if (options.yieldsTo && hitsOf(words, whole, keys, lexicons, options.yieldsTo).length > 0) continue;
-    for (const scope of scopesOf(words, lexicons)) {
-      const hits = hitsOf(words, scope, keys, lexicons, list);
-      const exceptions = options.except ? hitsOf(words, scope, keys, lexicons, options.except) : [];
-      let previous: { hit: Hit; negated: boolean } | null = null;
-      for (const hit of hits) {
-        if (exceptions.some((span) => span.start < hit.end && hit.start < span.end)) continue;
-        // Negators inside another match of the list ("छोड़ेंगे नहीं" is itself a threat) negate nothing.
-        const others = hits.filter((span) => span.end <= hit.start || span.start >= hit.end);
-        const negated: boolean =
-          options.negatable &&
-          (isNegated(words, hit, scope, lexicons, others) || (previous !== null && previous.negated && coordinated(words, previous.hit, hit, lexicons)));
-        if (!negated) return { phrase: hit.phrase, lexicon: hit.lexicon };
-        previous = { hit, negated };
-      }
+    for (const scope of scopesOf(words, lexicons)) yield { words, keys, lexicons, scope };
+  }
+}
+
+/** The first (not negated, when `negatable`) occurrence of a phrase of `list` in `text`, or null. */
+export function findPhrase(text: string, language: string, list: ComplianceList, options: FindOptions): PhraseHit | null {
+  for (const { words, keys, lexicons, scope } of clauseScopes(text, language, options)) {
+    const hits = hitsOf(words, scope, keys, lexicons, list);
+    const exceptions = options.except ? hitsOf(words, scope, keys, lexicons, options.except) : [];
+    let previous: { hit: Hit; negated: boolean } | null = null;
+    for (const hit of hits) {
+      if (exceptions.some((span) => span.start < hit.end && hit.start < span.end)) continue;
+      // Negators inside another match of the list ("छोड़ेंगे नहीं" is itself a threat) negate nothing.
+      const others = hits.filter((span) => span.end <= hit.start || span.start >= hit.end);
+      const negated: boolean =
+        options.negatable &&
+        (isNegated(words, hit, scope, lexicons, others) || (previous !== null && previous.negated && coordinated(words, previous.hit, hit, lexicons)));
+      if (!negated) return { phrase: hit.phrase, lexicon: hit.lexicon };
+      previous = { hit, negated };
     }
   }
   return null;
@@ -204,21 +212,13 @@ export function findPhrase(text: string, language: string, list: ComplianceList,
  * `negatable` ("we'll make sure your kids hear about it": "your kids" + "hear"), as one hit "first … second".
  */
 export function findPair(text: string, language: string, first: ComplianceList, second: ComplianceList, options: FindOptions): PhraseHit | null {
-  for (const clause of text.split(CLAUSE_BREAK)) {
-    const words = tokenize(clause, language);
-    if (words.length === 0) continue;
-    const keys = lexiconKeysForWords(language, words);
-    const lexicons = keys.map(compiledLexicon);
-    const whole = { start: 0, end: words.length };
-    if (options.yieldsTo && hitsOf(words, whole, keys, lexicons, options.yieldsTo).length > 0) continue;
-    for (const scope of scopesOf(words, lexicons)) {
-      const standing = (list: ComplianceList) =>
-        hitsOf(words, scope, keys, lexicons, list).filter((hit) => !options.negatable || !isNegated(words, hit, scope, lexicons, []));
-      const a = standing(first)[0];
-      if (!a) continue;
-      const b = standing(second).find((hit) => hit.end <= a.start || hit.start >= a.end);
-      if (b) return { phrase: `${a.phrase} … ${b.phrase}`, lexicon: a.lexicon };
-    }
+  for (const { words, keys, lexicons, scope } of clauseScopes(text, language, options)) {
+    const standing = (list: ComplianceList) =>
+      hitsOf(words, scope, keys, lexicons, list).filter((hit) => !options.negatable || !isNegated(words, hit, scope, lexicons, []));
+    const a = standing(first)[0];
+    if (!a) continue;
+    const b = standing(second).find((hit) => hit.end <= a.start || hit.start >= a.end);
+    if (b) return { phrase: `${a.phrase} … ${b.phrase}`, lexicon: a.lexicon };
   }
   return null;
 }

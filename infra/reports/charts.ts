@@ -9,9 +9,11 @@ import { compile, type TopLevelSpec } from 'vega-lite';
 export interface ChartInput {
   title: string;
   mark: 'bar' | 'line';
+  /** `x` is a category or an ISO date; `series` splits lines or stacks bars. */
   points: Array<{ x: string; y: number; series?: string }>;
   xTitle: string;
   yTitle: string;
+  /** Dates on the x axis (a time axis); otherwise categories in the given order. */
   temporal?: boolean;
 }
 

@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3';
+import type { ChartInput } from '../../infra/reports/charts.ts';
 import type { z } from 'zod';
 import type { ReportFilters, ReportPeriod, ReportType } from '../../domain/report.ts';
 import type { AnalyticsRange } from '../../projections/call-analytics.ts';
@@ -44,16 +45,8 @@ export interface ReportTable {
   rows: Array<Record<string, Cell>>;
 }
 
-export interface ReportChart {
-  title: string;
-  mark: 'bar' | 'line';
-  /** `x` is a category or an ISO date; `series` splits lines or stacks bars. */
-  points: Array<{ x: string; y: number; series?: string }>;
-  xTitle: string;
-  yTitle: string;
-  /** Dates on the x axis (a time axis); otherwise categories in the given order. */
-  temporal?: boolean;
-}
+/** A chart of a report: the chart renderer's input, one definition for the PDF and the dashboard. */
+export type ReportChart = ChartInput;
 
 export interface ReportLayout {
   summary: Array<{ label: string; value: Cell }>;

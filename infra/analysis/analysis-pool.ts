@@ -11,6 +11,7 @@
  * - The threads start with the first analysis, so the operator CLI, which builds the same runtime, starts none.
  */
 import { Piscina } from 'piscina';
+import { WorkspaceTurns } from '../worker-threads/workspace-turns.ts';
 import type { ComplianceEvaluationResult, ComplianceEvaluationTask, ComplianceEvaluator } from './compliance-evaluation.ts';
 import { AnalysisBudgetExceededError, AnalysisFailedError, type AnalysisTaskOptions, type TranscriptAnalysis, type TranscriptAnalysisInput, type TranscriptAnalysisResult } from './transcript-analysis.ts';
 
@@ -37,7 +38,7 @@ export interface AnalysisPool extends TranscriptAnalysis, ComplianceEvaluator {
 
 export function createAnalysisPool(options: AnalysisPoolOptions): AnalysisPool {
   const { threads, budgetMs } = options;
-  const slots = new Slots(threads);
+  const slots = new WorkspaceTurns(threads);
   let pool: Piscina | null = null;
 
   const started = (): Piscina =>
@@ -83,69 +84,4 @@ export function createAnalysisPool(options: AnalysisPoolOptions): AnalysisPool {
       pool = null;
     },
   };
-}
-
-/**
- * At most `count` analyses in the pool at once; the others wait here, where their budget does not run. A freed slot
- * goes to the workspaces waiting in turn (round robin), not first come first served: one workspace's burst (every
- * answered call of a 20,000-contact campaign is analysed and evaluated) waits behind its own tasks, not in front
- * of another workspace's.
- */
-class Slots {
-  private free: number;
-  private readonly waiting = new Map<string, Array<() => void>>();
-  /** Who was given a slot last: the next turn goes to someone else when someone else waits. */
-  private lastServed: string | null = null;
-
-  constructor(count: number) {
-    this.free = count;
-  }
-
-  async take(owner: string, signal?: AbortSignal): Promise<void> {
-    signal?.throwIfAborted();
-    if (this.free > 0) {
-      this.free--;
-      this.lastServed = owner;
-      return;
-    }
-    await new Promise<void>((resolve, reject) => {
-      const onAbort = () => {
-        const queue = this.waiting.get(owner);
-        queue?.splice(queue.indexOf(granted), 1);
-        if (queue?.length === 0) this.waiting.delete(owner);
-        reject(signal!.reason);
-      };
-      const granted = () => {
-        signal?.removeEventListener('abort', onAbort);
-        resolve();
-      };
-      const queue = this.waiting.get(owner);
-      if (queue) queue.push(granted);
-      else this.waiting.set(owner, [granted]);
-      signal?.addEventListener('abort', onAbort, { once: true });
-    });
-  }
-
-  give(): void {
-    if (this.waiting.size === 0) {
-      this.free++;
-      return;
-    }
-    // A Map iterates in insertion order: the first owner is the one whose turn it is (unless it was served last and
-    // another waits); it goes to the back.
-    let owner: string | undefined;
-    for (const candidate of this.waiting.keys()) {
-      owner ??= candidate;
-      if (candidate !== this.lastServed) {
-        owner = candidate;
-        break;
-      }
-    }
-    const queue = this.waiting.get(owner!)!;
-    const next = queue.shift()!;
-    this.waiting.delete(owner!);
-    if (queue.length > 0) this.waiting.set(owner!, queue);
-    this.lastServed = owner!;
-    next();
-  }
 }

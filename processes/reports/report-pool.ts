@@ -1,4 +1,5 @@
 import { Piscina } from 'piscina';
+import { WorkspaceTurns } from '../../infra/worker-threads/workspace-turns.ts';
 import type { RenderRequest } from './render-report.ts';
 import type { WorkerResult } from './report-worker.ts';
 
@@ -6,7 +7,7 @@ import type { WorkerResult } from './report-worker.ts';
  * Report generation off the event loop: a piscina pool of worker threads (REPORT_THREADS, default 1), each with
  * its own read-only SQLite connection (report-worker.ts), a heap limit and a time budget per report
  * (REPORT_BUDGET_SECONDS): a report that runs past it is stopped (its thread is replaced) and the attempt fails.
- * The threads start with the first report.
+ * Reports take the threads in turns between workspaces (WorkspaceTurns). The threads start with the first report.
  */
 const TYPESCRIPT_WORKER = new URL('../../infra/worker-threads/typescript-worker.mjs', import.meta.url).href;
 const REPORT_WORKER = new URL('./report-worker.ts', import.meta.url).href;
@@ -27,6 +28,8 @@ export interface ReportPool {
 
 export function createReportPool(options: ReportPoolOptions): ReportPool {
   let pool: Piscina | null = null;
+  // Reports wait for a thread here, in turns between workspaces, and their budget starts when a thread takes them.
+  const turns = new WorkspaceTurns(options.threads);
   const started = () =>
     (pool ??= new Piscina({
       filename: TYPESCRIPT_WORKER,
@@ -39,6 +42,7 @@ export function createReportPool(options: ReportPoolOptions): ReportPool {
     }));
   return {
     async generate(request) {
+      await turns.take(request.workspace_id);
       const budget = new AbortController();
       const timer = setTimeout(() => budget.abort(new ReportBudgetExceededError(`report generation took longer than ${options.budgetMs / 1000} s`)), options.budgetMs);
       try {
@@ -48,6 +52,7 @@ export function createReportPool(options: ReportPoolOptions): ReportPool {
         throw error;
       } finally {
         clearTimeout(timer);
+        turns.give();
       }
     },
     async close() {

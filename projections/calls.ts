@@ -52,7 +52,8 @@ export const callsProjection = defineProjection<CallEvent>({
     CREATE INDEX IF NOT EXISTS calls_by_disposition ON calls (workspace_id, disposition, started_at DESC, call_id DESC);
     CREATE INDEX IF NOT EXISTS calls_by_language ON calls (workspace_id, language, started_at DESC, call_id DESC);
     CREATE INDEX IF NOT EXISTS calls_by_phone ON calls (workspace_id, phone, started_at);
-    CREATE INDEX IF NOT EXISTS calls_by_agent ON calls (workspace_id, agent_id, started_at DESC, call_id DESC) WHERE agent_id IS NOT NULL;`);
+    CREATE INDEX IF NOT EXISTS calls_by_agent ON calls (workspace_id, agent_id, started_at DESC, call_id DESC) WHERE agent_id IS NOT NULL;
+    CREATE INDEX IF NOT EXISTS calls_in_progress ON calls (workspace_id, started_at DESC, call_id DESC) WHERE status = 'in_progress';`);
   },
   prepare(db) {
     const insert = db.prepare(
@@ -313,6 +314,30 @@ export function listCalls(db: Database, workspaceId: string, filter: CallFilter,
   return {
     data: list.page.all(...parameters, limit, offset).map(listItemOf),
     total: list.count.get(...parameters)?.total ?? 0,
+  };
+}
+
+/** A call in progress: ringing until `answered_at` is set. */
+export type LiveCall = CallListItem & { answered_at: string | null };
+
+const activityStatements = new WeakMap<Database, { live: Statement<[string, number], ListRow & { answered_at: string | null }>; liveCount: Statement<[string], { total: number }> }>();
+
+/**
+ * The workspace's calls in progress (ringing or answered), newest first, at most `limit`, with their count: what
+ * the dashboard's live activity shows (a partial index holds only the calls in progress).
+ */
+export function callsInProgress(db: Database, workspaceId: string, limit: number): { data: LiveCall[]; total: number } {
+  let prepared = activityStatements.get(db);
+  if (!prepared) {
+    prepared = {
+      live: db.prepare(`SELECT ${LIST_COLUMNS}, answered_at FROM calls WHERE workspace_id = ? AND status = 'in_progress' ORDER BY started_at DESC, call_id DESC LIMIT (? + 0)`),
+      liveCount: db.prepare(`SELECT count(*) AS total FROM calls WHERE workspace_id = ? AND status = 'in_progress'`),
+    };
+    activityStatements.set(db, prepared);
+  }
+  return {
+    data: prepared.live.all(workspaceId, limit).map((row) => ({ ...listItemOf(row), answered_at: row.answered_at })),
+    total: prepared.liveCount.get(workspaceId)?.total ?? 0,
   };
 }
 

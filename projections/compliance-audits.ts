@@ -31,7 +31,8 @@ export const complianceAuditsProjection = defineProjection<ComplianceAuditEvent>
       requested_at TEXT NOT NULL,
       completed_at TEXT
     );
-    CREATE INDEX IF NOT EXISTS compliance_audits_running ON compliance_audits (status) WHERE status = 'running';`);
+    CREATE INDEX IF NOT EXISTS compliance_audits_running ON compliance_audits (status) WHERE status = 'running';
+    CREATE INDEX IF NOT EXISTS compliance_audits_by_workspace ON compliance_audits (workspace_id, requested_at DESC, audit_id DESC);`);
   },
   prepare(db) {
     const insert = db.prepare(
@@ -107,7 +108,10 @@ interface RawRow extends Omit<ComplianceAuditRow, 'packs' | 'from' | 'to' | 'new
   by_check: string;
 }
 
-const prepared = new WeakMap<Database, { one: Statement<[string, string], RawRow>; running: Statement<[], RawRow>; subjects: Map<string, Statement> }>();
+const prepared = new WeakMap<
+  Database,
+  { one: Statement<[string, string], RawRow>; running: Statement<[], RawRow>; page: Statement<[string, number, number], RawRow>; count: Statement<[string], { total: number }>; subjects: Map<string, Statement> }
+>();
 
 function statements(db: Database) {
   let found = prepared.get(db);
@@ -115,6 +119,9 @@ function statements(db: Database) {
     found = {
       one: db.prepare('SELECT * FROM compliance_audits WHERE workspace_id = ? AND audit_id = ?'),
       running: db.prepare(`SELECT * FROM compliance_audits WHERE status = 'running' ORDER BY requested_at`),
+      // `LIMIT (? + 0)`: a bare bound LIMIT makes SQLite re-prepare the statement on every execution.
+      page: db.prepare('SELECT * FROM compliance_audits WHERE workspace_id = ? ORDER BY requested_at DESC, audit_id DESC LIMIT (? + 0) OFFSET (? + 0)'),
+      count: db.prepare('SELECT count(*) AS total FROM compliance_audits WHERE workspace_id = ?'),
       subjects: new Map(),
     };
     prepared.set(db, found);
@@ -130,6 +137,12 @@ function rowOf(raw: RawRow): ComplianceAuditRow {
 export function findComplianceAudit(db: Database, workspaceId: string, auditId: string): ComplianceAuditRow | undefined {
   const raw = statements(db).one.get(workspaceId, auditId);
   return raw ? rowOf(raw) : undefined;
+}
+
+/** The workspace's audits, newest first (indexed by workspace and request time). */
+export function listComplianceAudits(db: Database, workspaceId: string, limit: number, offset: number): { data: ComplianceAuditRow[]; total: number } {
+  const { page, count } = statements(db);
+  return { data: page.all(workspaceId, limit, offset).map(rowOf), total: count.get(workspaceId)?.total ?? 0 };
 }
 
 export function runningComplianceAudits(db: Database): ComplianceAuditRow[] {

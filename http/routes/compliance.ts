@@ -15,15 +15,18 @@ import { createRouter, defineRoute } from '../define-route.ts';
 import { invalidParameter, resourceNotFound } from '../errors.ts';
 import { resourceId } from '../resource-id.ts';
 import { idParams } from '../schemas/common.ts';
+import { listBody } from '../list.ts';
 import { createOnce } from '../../commands/create-once.ts';
 import { complianceAuditDecider, complianceAuditStream } from '../../domain/compliance/audit.ts';
 import { validatePacks } from '../../domain/compliance/settings.ts';
 import { isRulePackId } from '../../domain/compliance/packs.ts';
 import { findCampaign } from '../../projections/campaigns.ts';
-import { countAuditSubjects, findComplianceAudit, type ComplianceAuditRow } from '../../projections/compliance-audits.ts';
+import { countAuditSubjects, findComplianceAudit, listComplianceAudits, type ComplianceAuditRow } from '../../projections/compliance-audits.ts';
 import type { ResourcePorts } from '../ports.ts';
 import {
   ComplianceAuditBody,
+  ComplianceAuditListQuery,
+  ComplianceAuditListSchema,
   ComplianceAuditSchema,
   ComplianceAggregateSchema,
   ComplianceProcessingSchema,
@@ -141,6 +144,17 @@ const getAudit = defineRoute({
   description: '`progress` while `running`; the counts grow batch by batch and are final once `completed`. Another workspace\'s audit is 404.',
   request: { params: idParams('aud_01jd8k3m9q2x7c4v5b6n8p0r2t') },
   responses: { 200: { description: 'The audit.', content: { 'application/json': { schema: ComplianceAuditSchema } } } },
+});
+
+const listAudits = defineRoute({
+  method: 'get',
+  path: '/compliance/audits',
+  operationId: 'listComplianceAudits',
+  tags: [TAG],
+  summary: "The workspace's re-audits",
+  description: 'Newest first (by request time), running and completed, each as GET /v1/compliance/audits/{id} answers it.',
+  request: { query: ComplianceAuditListQuery },
+  responses: { 200: { description: 'A page of audits.', content: { 'application/json': { schema: ComplianceAuditListSchema } } } },
 });
 
 export function auditDocument(row: ComplianceAuditRow): z.infer<typeof ComplianceAuditSchema> {
@@ -272,6 +286,13 @@ export function complianceRoutes({ commands, clock, readDb, readYourWrites }: Re
     const row = findComplianceAudit(readDb, workspaceId, auditId);
     if (!row) throw resourceNotFound('compliance_audit', auditId);
     return c.json(auditDocument(row), 202);
+  });
+
+  router.openapi(listAudits, (c) => {
+    const { workspaceId } = principalOf(c);
+    const query = c.req.valid('query');
+    const { data, total } = listComplianceAudits(readDb, workspaceId, query.limit, query.offset);
+    return c.json(listBody(data.map(auditDocument), total, query), 200);
   });
 
   router.openapi(getAudit, (c) => {

@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { RULE_PACK_IDS } from '../../domain/compliance/packs.ts';
 import { CALL_PURPOSES } from '../../domain/compliance/rule.ts';
-import { Timestamp } from './common.ts';
+import { listEnvelope, PaginationQuery, Timestamp } from './common.ts';
 
 /** The compliance endpoints' bodies and answers (issue 14; docs/compliance.md). */
 
@@ -171,3 +171,7 @@ export const ComplianceAuditSchema = z
     completed_at: Timestamp.nullable(),
   })
   .openapi('ComplianceAudit');
+
+export const ComplianceAuditListSchema = listEnvelope(ComplianceAuditSchema, 'ComplianceAuditList');
+
+export const ComplianceAuditListQuery = PaginationQuery;

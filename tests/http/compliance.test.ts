@@ -202,6 +202,15 @@ flow('re-audit: 400s, 202 running, progress to completed without touching result
   const report = JSON.parse(command.stdout);
   assert.equal([report.status, report.progress], ['completed', { processed: 4, total: 4 }]);
   assert.is((await api.get(`/v1/compliance/audits/${report.id}`)).body.status, 'completed', 'the API sees the CLI\'s audit');
+  // The list: newest first, the workspace's own only, paginated like every list.
+  const listed = await api.get('/v1/compliance/audits?limit=2');
+  assert.is(listed.status, 200, listed.text);
+  assert.equal([listed.body.total, listed.body.limit, listed.body.offset], [3, 2, 0]);
+  assert.equal(listed.body.data.map((audit: any) => audit.id), [report.id, byVersion.body.id]);
+  assert.equal((await api.get('/v1/compliance/audits?offset=2')).body.data.map((audit: any) => audit.id), [requested.body.id]);
+  assert.equal((await api.get('/v1/compliance/audits?offset=2')).body.data[0], done);
+  assert.equal((await other.get('/v1/compliance/audits')).body.total, 0);
+  assert.is((await api.get('/v1/compliance/audits?limit=0')).status, 400);
   const usage = await cli(server.dataDir, ['compliance', 'audit', '--workspace', workspaceId, '--from', 'yesterday', '--to', '2026-03-03']);
   assert.is(usage.code, 2);
 });

@@ -1,5 +1,5 @@
-import { streamSSE } from 'hono/streaming';
 import { DEFAULT_MAX_ATTEMPTS, DEFAULT_RETRY_INTERVAL_MINUTES } from '../../../domain/campaign/validation.ts';
+import { CALL_PURPOSES } from '../../../domain/compliance/rule.ts';
 import { DISPOSITIONS } from '../../../domain/shared/disposition.ts';
 import { SUPPORTED_LANGUAGES } from '../../../domain/shared/language.ts';
 import { findCampaign, type CampaignDocument } from '../../../projections/campaigns.ts';
@@ -8,6 +8,7 @@ import { redirectWithFlash } from '../respond.ts';
 import { CampaignDrafts } from '../campaign-drafts.ts';
 import { CsvImportError, guessMapping, mapContacts, mappingTargets, parseContactsCsv, type ColumnMapping, type RowError } from '../contact-import.ts';
 import type { DashboardContext } from '../env.ts';
+import { liveFragments } from '../live-stream.ts';
 import { inPlace, Badge, canWrite, CsrfField, Empty, ErrorBox, Layout, Pager, Time, ZoneNote, type Viewer } from '../view.tsx';
 import { CallTable, type CallListItem } from './calls.tsx';
 import type { DashboardApp, PageDeps } from './deps.ts';
@@ -25,9 +26,6 @@ const ACTIONS: Record<string, ('start' | 'pause' | 'resume' | 'stop')[]> = {
   running: ['pause', 'stop'],
   paused: ['resume', 'stop'],
 };
-const PROGRESS_POLL_MS = 1_000;
-/** A progress stream ends after this long; the browser's EventSource reconnects by itself. */
-const PROGRESS_STREAM_MS = 10 * 60_000;
 const MAX_ERRORS_SHOWN = 200;
 
 export function campaignPages(app: DashboardApp, { readDb }: PageDeps) {
@@ -163,6 +161,7 @@ export function campaignPages(app: DashboardApp, { readDb }: PageDeps) {
             <dl class="facts">
               <dt>Script</dt><dd><a href={`/scripts/${campaign.script_id}`}>{campaign.script_id}</a> (version {campaign.script_version})</dd>
               <dt>Language</dt><dd>{campaign.language}</dd>
+              <dt>Purpose</dt><dd data-testid="purpose">{PURPOSE_LABEL[campaign.purpose]}</dd>
               <dt>Attempts</dt><dd>up to {campaign.max_attempts}, {campaign.retry_interval_minutes} min apart</dd>
               <dt>Schedule</dt><dd>{campaign.schedule ? `${campaign.schedule.start_time}${campaign.schedule.end_time ? ` to ${campaign.schedule.end_time}` : ''} (${campaign.schedule.timezone ?? 'UTC'})` : 'started by hand'}</dd>
               <dt>Calling hours</dt><dd>{campaign.calling_hours ? `${campaign.calling_hours.start}–${campaign.calling_hours.end}` : 'any time'}</dd>
@@ -220,26 +219,15 @@ export function campaignPages(app: DashboardApp, { readDb }: PageDeps) {
     const { workspaceId } = c.get('principal');
     const id = c.req.param('id');
     if (!findCampaign(readDb, workspaceId, id)) return c.notFound();
-    return streamSSE(c, async (stream) => {
-      let last = '';
-      const until = Date.now() + PROGRESS_STREAM_MS;
-      while (!stream.aborted && Date.now() < until) {
-        const campaign = findCampaign(readDb, workspaceId, id);
-        if (!campaign) break;
-        const html = String(await (<Progress campaign={campaign} />).toString());
-        if (html !== last) {
-          last = html;
-          await stream.writeSSE({ event: 'progress', data: html });
-        }
-        if (FINAL.has(campaign.status)) {
-          await stream.writeSSE({ event: 'end', data: campaign.status });
-          break;
-        }
-        await stream.sleep(PROGRESS_POLL_MS);
-      }
+    return liveFragments(c, async () => {
+      const campaign = findCampaign(readDb, workspaceId, id);
+      if (!campaign) return undefined;
+      return { html: String(await (<Progress campaign={campaign} />).toString()), end: FINAL.has(campaign.status) ? campaign.status : undefined };
     });
   });
 }
+
+const PURPOSE_LABEL: Record<(typeof CALL_PURPOSES)[number], string> = { service: 'Service', promotional: 'Promotional', recovery: 'Recovery (collections)' };
 
 const ACTION_LABEL = { start: 'Start now', pause: 'Pause', resume: 'Resume', stop: 'Stop' } as const;
 
@@ -276,7 +264,7 @@ function Progress({ campaign }: { campaign: Campaign }) {
   );
 }
 
-const SETTING_FIELDS = ['name', 'script_id', 'language', 'max_attempts', 'retry_interval_minutes', 'qa_scorecard_id', 'recording_enabled', 'start_time', 'end_time', 'hours_start', 'hours_end'];
+const SETTING_FIELDS = ['name', 'script_id', 'language', 'purpose', 'max_attempts', 'retry_interval_minutes', 'qa_scorecard_id', 'recording_enabled', 'start_time', 'end_time', 'hours_start', 'hours_end'];
 
 function pickSettings(form: Record<string, unknown>): Record<string, string> {
   const settings: Record<string, string> = {};
@@ -291,6 +279,7 @@ function campaignBody(settings: Record<string, string>, contacts: Record<string,
     name: settings.name ?? '',
     script_id: settings.script_id ?? '',
     language: settings.language ?? '',
+    purpose: settings.purpose || undefined,
     contacts,
     max_attempts: number(settings.max_attempts),
     retry_interval_minutes: number(settings.retry_interval_minutes),
@@ -329,6 +318,13 @@ async function renderNewCampaign(c: DashboardContext, { settings = {}, error }: 
             <select id="language" name="language">
               {SUPPORTED_LANGUAGES.map((language) => <option value={language} selected={(settings.language ?? 'hi-IN') === language}>{language}</option>)}
             </select>
+          </div>
+          <div class="field">
+            <label for="purpose">Purpose (decides which compliance rules apply: calling windows, consent, caller ID series)</label>
+            <select id="purpose" name="purpose" aria-describedby="purpose-help">
+              {CALL_PURPOSES.map((purpose) => <option value={purpose} selected={(settings.purpose ?? 'service') === purpose}>{PURPOSE_LABEL[purpose]}</option>)}
+            </select>
+            <p class="small muted" id="purpose-help">Recovery calls follow the RBI recovery rules (08:00–19:00 local, attempt caps); promotional calls need each contact's recorded consent (give it through the API's <code>consent</code> contact field: a contact without one is not called) and are never placed to a number on the do-not-call list.</p>
           </div>
           <div class="field">
             <label for="contacts">Contacts (CSV with a header line, up to 100,000 rows; e.g. phone,name,amount)</label>

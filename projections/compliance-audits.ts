@@ -32,7 +32,7 @@ export const complianceAuditsProjection = defineProjection<ComplianceAuditEvent>
       completed_at TEXT
     );
     CREATE INDEX IF NOT EXISTS compliance_audits_running ON compliance_audits (status) WHERE status = 'running';
-    CREATE INDEX IF NOT EXISTS compliance_audits_by_workspace ON compliance_audits (workspace_id, requested_at DESC, audit_id DESC);`);
+    CREATE INDEX IF NOT EXISTS compliance_audits_by_workspace ON compliance_audits (workspace_id, requested_at DESC);`);
   },
   prepare(db) {
     const insert = db.prepare(
@@ -120,7 +120,7 @@ function statements(db: Database) {
       one: db.prepare('SELECT * FROM compliance_audits WHERE workspace_id = ? AND audit_id = ?'),
       running: db.prepare(`SELECT * FROM compliance_audits WHERE status = 'running' ORDER BY requested_at`),
       // `LIMIT (? + 0)`: a bare bound LIMIT makes SQLite re-prepare the statement on every execution.
-      page: db.prepare('SELECT * FROM compliance_audits WHERE workspace_id = ? ORDER BY requested_at DESC, audit_id DESC LIMIT (? + 0) OFFSET (? + 0)'),
+      page: db.prepare('SELECT * FROM compliance_audits WHERE workspace_id = ? ORDER BY requested_at DESC, rowid DESC LIMIT (? + 0) OFFSET (? + 0)'),
       count: db.prepare('SELECT count(*) AS total FROM compliance_audits WHERE workspace_id = ?'),
       subjects: new Map(),
     };

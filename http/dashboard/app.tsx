@@ -24,6 +24,8 @@ import { webhookPages } from './pages/webhooks.tsx';
 import { settingsPages } from './pages/settings.tsx';
 import { catalogPages } from './pages/catalog.tsx';
 import { reportPages } from './pages/reports.tsx';
+import { compliancePages } from './pages/compliance.tsx';
+import { livePages } from './pages/live.tsx';
 
 export interface DashboardPorts {
   readDb: Database;
@@ -157,6 +159,8 @@ export function createDashboard({ readDb, clock, fetchApi, logger, sessions = ne
   searchPages(app, deps);
   webhookPages(app, deps);
   reportPages(app, deps);
+  compliancePages(app, deps);
+  livePages(app, deps);
   settingsPages(app, deps);
   catalogPages(app, deps);
 

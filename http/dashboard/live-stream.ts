@@ -33,6 +33,12 @@ export function liveFragments(c: DashboardContext, read: () => Promise<LiveFrame
   if (open >= MAX_STREAMS_PER_SESSION) return c.text(`At most ${MAX_STREAMS_PER_SESSION} live views per session; close another tab.`, 429);
   openStreams.set(session, open + 1);
   return streamSSE(c, async (stream) => {
+    // The browser going away must end the loop (and free the session's slot) even while nothing is written.
+    const signal = c.req.raw.signal;
+    const stop = () => {
+      if (!stream.closed) stream.abort();
+    };
+    signal.addEventListener('abort', stop, { once: true });
     try {
       let last = '';
       const until = Date.now() + LIVE_STREAM_MS;
@@ -50,6 +56,7 @@ export function liveFragments(c: DashboardContext, read: () => Promise<LiveFrame
         await stream.sleep(LIVE_POLL_MS);
       }
     } finally {
+      signal.removeEventListener('abort', stop);
       openStreams.set(session, (openStreams.get(session) ?? 1) - 1);
     }
   });

@@ -19,6 +19,7 @@ export const isAdmin = (viewer: Viewer) => viewer.scope === 'Admin';
 
 const NAV: [href: string, label: string][] = [
   ['/', 'Overview'],
+  ['/live', 'Live calls'],
   ['/campaigns', 'Campaigns'],
   ['/calls', 'Calls'],
   ['/search', 'Search'],
@@ -27,6 +28,7 @@ const NAV: [href: string, label: string][] = [
   ['/agents', 'Agents'],
   ['/do-not-call', 'Do-not-call list'],
   ['/webhooks', 'Webhooks'],
+  ['/compliance', 'Compliance'],
   ['/reports', 'Reports'],
   ['/settings', 'Settings'],
 ];

@@ -152,7 +152,7 @@ const listAudits = defineRoute({
   operationId: 'listComplianceAudits',
   tags: [TAG],
   summary: "The workspace's re-audits",
-  description: 'Newest first (by request time), running and completed, each as GET /v1/compliance/audits/{id} answers it.',
+  description: 'Newest first (by request time; requested in the same millisecond, the later first), running and completed, each as GET /v1/compliance/audits/{id} answers it.',
   request: { query: ComplianceAuditListQuery },
   responses: { 200: { description: 'A page of audits.', content: { 'application/json': { schema: ComplianceAuditListSchema } } } },
 });

@@ -153,6 +153,7 @@ dashboard('create a campaign from a CSV: column mapping, row errors before submi
   await page.goto(`${server.baseUrl}/campaigns/new`);
   await page.fill('#name', 'March renewals');
   await page.setInputFiles('#contacts', { name: 'contacts.csv', mimeType: 'text/csv', buffer: csv([header, ...goodRows]) });
+  await page.selectOption('#purpose', 'recovery');
   await page.click('summary');
   await page.fill('#max_attempts', '2');
   await page.fill('#retry_interval_minutes', '5');
@@ -164,6 +165,8 @@ dashboard('create a campaign from a CSV: column mapping, row errors before submi
   await page.waitForURL(/\/campaigns\/cmp_/);
   campaignId = page.url().split('/').at(-1)!;
   assert.match(await page.textContent('.flash') ?? '', /created with 10 contacts/);
+  assert.match(await page.textContent('[data-testid=purpose]') ?? '', /Recovery/);
+  assert.is((await api.get(`/v1/campaigns/${campaignId}`)).body.purpose, 'recovery', 'the purpose reached the API');
   await assertNoXss(page);
 });
 
@@ -260,6 +263,66 @@ dashboard('a call\'s compliance result: score, violations with evidence that see
   assert.ok(Number(await page.textContent('[data-testid=critical-violations] .value')) >= 1, 'the overview counts critical violations');
 });
 
+dashboard('live calls: a call placed elsewhere appears on the open page without a reload; another workspace\'s never does', async () => {
+  const other = await createWorkspace(server, 'Other lender');
+  const otherApi = client(server, other.key);
+  const otherScript = await otherApi.post('/v1/scripts', loanRenewalScript());
+  assert.is(otherScript.status, 201, otherScript.text);
+  const theirs = await otherApi.post('/v1/calls', { phone: '+919810000303', name: 'Other tenant', language: 'en-IN', script_id: otherScript.body.id, metadata: { amount: 1, lender: 'Elsewhere' } });
+  assert.is(theirs.status, 201, theirs.text);
+  const live = await operator.newPage();
+  watch(live);
+  await live.goto(`${server.baseUrl}/live`);
+  assert.match(await live.textContent('main') ?? '', /Latest calls placed/);
+  const marker = await live.getAttribute('[data-live-progress]', 'data-updated');
+  const scriptId = (await api.get('/v1/scripts')).body.data.find((script: { name: string }) => script.name === 'Loan renewal').id;
+  const ours = await api.post('/v1/calls', { phone: '+919810000203', name: `Live ${XSS}`, language: 'en-IN', script_id: scriptId, metadata: { amount: 7, lender: 'Sahay Finance' } });
+  assert.is(ours.status, 201, ours.text);
+  await waitFor('the call on the open live page', async () => ({ text: await live.textContent('#live-activity') ?? '', updated: await live.getAttribute('[data-live-progress]', 'data-updated') }), (now) => now.text.includes(`Live ${XSS}`) && now.updated !== marker);
+  await assertNoXss(live);
+  assert.not.match(await live.textContent('#live-activity') ?? '', /Other tenant/);
+  await waitFor('no call in progress', async () => Number(await live.textContent('[data-testid=in-progress] .value')), (count) => count === 0, 30_000);
+  assert.not.match(await live.textContent('#live-activity') ?? '', /Other tenant/);
+  await browsing.look(live, '34-live-calls');
+  await live.close();
+});
+
+dashboard('compliance: tables by rule and severity over a period in the operator\'s zone; a re-audit refused at its field, then run to its result', async () => {
+  await page.goto(`${server.baseUrl}/compliance`);
+  assert.match(await page.textContent('[data-testid=by-check]') ?? '', /no false claims/);
+  assert.ok(Number(await page.textContent('[data-testid=by-severity-critical] .value')) >= 1, 'critical violations counted');
+  assert.match(await page.textContent('main h2') ?? '', /Asia\/Kolkata/);
+  await browsing.look(page, '35-compliance');
+  await page.fill('#c-from', '2026-02-01');
+  await page.fill('#c-to', '2026-02-02');
+  await page.click('button:has-text("Show")');
+  await page.waitForURL(/from=2026-02-01/);
+  assert.match(await page.textContent('main') ?? '', /No call was evaluated in this period/);
+  await page.click('a:has-text("Start a re-audit")');
+  await page.fill('#a-from', '2026-03-04');
+  await page.fill('#a-to', '2026-03-02');
+  await page.click('button:has-text("Start re-audit")');
+  assert.match(await page.textContent('#a-to-error') ?? '', /./, 'a range ending before it starts is refused at the end date');
+  assert.is(await page.inputValue('#a-from'), '2026-03-04', 'the refused form comes back filled in');
+  await browsing.look(page, '36-audit-form-error');
+  await page.fill('#a-from', '2026-02-24');
+  await page.check('input[name=pack][value="in-dpdp"]');
+  await page.click('button:has-text("Start re-audit")');
+  await page.waitForURL(/\/compliance\/audits\/aud_/);
+  assert.match(await page.textContent('.flash') ?? '', /Re-audit started over \d+ call/);
+  // The page follows the audit over SSE and reloads once when it completes.
+  await page.waitForSelector('#audit-progress >> text=completed', { timeout: 60_000 });
+  const audit = (await api.get(`/v1/compliance/audits/${page.url().split('/').at(-1)}`)).body;
+  assert.is(audit.status, 'completed');
+  assert.ok(audit.progress.total >= 1, 'calls re-audited');
+  assert.is(Number(await page.textContent('[data-testid=audit-processed]')), audit.progress.total);
+  assert.is(Number(await page.textContent('[data-testid=newly-failing] .value')), audit.calls_newly_failing);
+  assert.match(await page.textContent('main') ?? '', /in-dpdp/);
+  await browsing.look(page, '37-audit');
+  await page.goto(`${server.baseUrl}/compliance`);
+  assert.is(await page.locator('[data-testid=audits] tbody tr').count(), 1);
+});
+
 dashboard('the calls list filters by disposition; search highlights the words and links to the call at that second', async () => {
   await page.goto(`${server.baseUrl}/calls`);
   await browsing.look(page, '11-calls');
@@ -336,7 +399,7 @@ dashboard('settings: create a Read-Only key (secret shown once); its session see
   // The Read-Only operator: every page, no action button; a forged action is refused by the server.
   const auditorContext = await browsing.newContext();
   const auditor = await signIn(auditorContext, secret);
-  for (const path of ['/campaigns', `/campaigns/${campaignId}`, '/webhooks', '/scripts', '/agents', '/do-not-call', '/reports', '/reports/new', '/settings']) {
+  for (const path of ['/campaigns', `/campaigns/${campaignId}`, '/webhooks', '/scripts', '/agents', '/do-not-call', '/reports', '/reports/new', '/settings', '/compliance', '/compliance/audits/new']) {
     await auditor.goto(`${server.baseUrl}${path}`);
     assert.is(await auditor.locator('main form[method=post]').count(), 0, `no action on ${path}`);
   }
@@ -359,6 +422,17 @@ dashboard('settings: create a Read-Only key (secret shown once); its session see
   ) as string;
   assert.match(forgedPacks, /Admin/);
   assert.equal((await api.get('/v1/compliance/settings')).body.packs.map((pack: { id: string }) => pack.id), ['in-rbi-recovery', 'general'], 'unchanged');
+
+  // Re-audits: listed for the Read-Only key, not startable; a forged request is refused by the API.
+  await auditor.goto(`${server.baseUrl}/compliance`);
+  assert.is(await auditor.locator('a:has-text("Start a re-audit")').count(), 0);
+  assert.is(await auditor.locator('[data-testid=audits] tbody tr').count(), 1);
+  const forgedAudit = await auditor.evaluate(
+    `fetch('/compliance/audits/new', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'from=2026-03-01&to=2026-03-02&basis=settings&pack=general&_csrf=${csrf}' }).then(async (r) => [r.status, await r.text()])`,
+  ) as [number, string];
+  assert.is(forgedAudit[0], 200, 'the form page, with the refusal');
+  assert.match(forgedAudit[1], /Admin/);
+  assert.is((await api.get('/v1/compliance/audits')).body.total, 1, 'no audit started');
 
   // The Admin revokes it; the auditor's next page is the sign-in page, saying why.
   await page.goto(`${server.baseUrl}/settings`);

@@ -472,7 +472,38 @@ dashboard('every other page renders, is accessible and escapes what users typed'
   assert.ok((await page.textContent('main pre'))!.includes('<script>'), 'script text shows as text');
   await assertNoXss(page);
   await browsing.look(page, '24-script');
+  await page.click('main a[href$="/edit"]');
+  assert.ok((await page.inputValue('#f-steps-0-say')).includes('<script>'), 'the step editor shows script text as text');
+  await assertNoXss(page);
+  await browsing.look(page, '39-script-edit');
+
+  // The step editor: add a step (htmx swaps the form in place), an invalid key refused at its input, move, remove, create.
   await page.goto(`${server.baseUrl}/scripts/new`);
+  await page.fill('#s-name', 'Step by step');
+  await page.click('button:has-text("Add step")');
+  await page.waitForSelector('#f-steps-3-id');
+  await page.fill('#f-steps-3-id', 'later');
+  await page.fill('#f-steps-3-say', `Call you later ${XSS}`);
+  await page.fill('#f-steps-0-listen-routes-0-dtmf', 'x');
+  await page.click('button:has-text("Create script")');
+  assert.match(await page.textContent('#f-steps-0-listen-routes-0-dtmf-error') ?? '', /keypad/);
+  assert.is(await page.inputValue('#f-steps-3-id'), 'later', 'the refused form keeps the added step');
+  await assertNoXss(page);
+  await browsing.look(page, '38-script-editor-error');
+  await page.fill('#f-steps-0-listen-routes-0-dtmf', '1');
+  await page.click('button[value="up:3"]');
+  await waitFor('the step moved up', () => page.inputValue('#f-steps-2-id'), (id) => id === 'later');
+  await page.click('button[value="remove-step:2"]');
+  await waitFor('the step removed', () => page.locator('#f-steps-3-id').count(), (count) => count === 0);
+  assert.is(await page.inputValue('#f-steps-2-id'), 'bye');
+  await page.click('button:has-text("Create script")');
+  await page.waitForURL(/\/scripts\/scr_/);
+  const created = (await api.get(`/v1/scripts/${page.url().split('/').at(-1)}`)).body;
+  assert.equal(created.steps.map((step: { id: string }) => step.id), ['greet', 'thanks', 'bye']);
+  assert.is(created.steps[0].listen.routes[0].dtmf, '1');
+
+  // The JSON view, for power users: its errors are placed at their step too.
+  await page.goto(`${server.baseUrl}/scripts/new?view=json`);
   await page.fill('#s-name', 'Broken');
   await page.fill('#s-steps', '[{"id":"a","say":"Hi","next":"nowhere"}]');
   await page.click('button:has-text("Create script")');

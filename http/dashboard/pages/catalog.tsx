@@ -7,6 +7,8 @@ import { redirectWithFlash } from '../respond.ts';
 import type { DashboardContext } from '../env.ts';
 import { Badge, canWrite, CsrfField, Empty, ErrorBox, Layout, Pager, Time, ZoneNote, type Viewer } from '../view.tsx';
 import type { DashboardApp, PageDeps } from './deps.ts';
+import { applyEdit, draftsFromForm, draftsFromSteps, stepsFromDrafts, type StepDraft } from '../script-form.ts';
+import { StepsEditor } from './script-editor.tsx';
 
 interface ListPage<T> { data: T[]; total: number; limit: number; offset: number }
 type ApiError = Extract<ApiResult<unknown>, { ok: false }>['error'];
@@ -102,38 +104,67 @@ export function catalogPages(app: DashboardApp, { clock }: PageDeps) {
     );
   });
 
-  const scriptForm = (c: DashboardContext, values: { id?: string; name: string; single: boolean; steps: string }, error?: ApiError) => {
+  type ScriptValues = { id?: string; name: string; single: boolean; view: 'steps' | 'json'; drafts: StepDraft[]; json: string };
+  const scriptForm = (c: DashboardContext, values: ScriptValues, error?: ApiError) => {
     const viewer = c.get('viewer');
-    const parsedSteps = parseJson(values.steps).value;
+    const action = values.id ? `/scripts/${values.id}` : '/scripts/new';
+    const editPath = values.id ? `/scripts/${values.id}/edit` : '/scripts/new';
     return c.html(
       <Layout title={values.id ? `Edit script: ${values.name}` : 'New script'} viewer={viewer} path="/scripts">
-        <form method="post" action={values.id ? `/scripts/${values.id}` : '/scripts/new'} class="card">
+        <p class="small">
+          {values.view === 'json' ? <a href={editPath}>Edit step by step</a> : <a href={`${editPath}?view=json`}>Edit as JSON</a>}
+          <span class="muted"> (switching view starts again from the {values.id ? 'saved script' : 'example'})</span>
+        </p>
+        <form method="post" action={action} class="card">
           <CsrfField viewer={viewer} />
+          <input type="hidden" name="view" value={values.view} />
           <div class="field"><label for="s-name">Name</label><input id="s-name" name="name" required maxlength={255} class="wide" value={values.name} /></div>
           <div class="field"><label><input type="checkbox" name="single_call_enabled" value="true" checked={values.single} /> Usable for single calls (POST /v1/calls)</label></div>
-          <FieldError error={error} steps={parsedSteps} />
-          <div class="field">
-            <label for="s-steps">Steps (JSON). The call starts at the first step; write {'{name}'} or {'{amount}'} to use a contact's columns.</label>
-            <textarea id="s-steps" name="steps" rows={18} spellcheck={false}>{values.steps}</textarea>
-          </div>
+          {values.view === 'json' ? (
+            <>
+              <FieldError error={error} steps={parseJson(values.json).value} />
+              <div class="field">
+                <label for="s-steps">Steps (JSON). The call starts at the first step; write {'{name}'} or {'{amount}'} to use a contact's columns.</label>
+                <textarea id="s-steps" name="steps" rows={18} spellcheck={false}>{values.json}</textarea>
+              </div>
+            </>
+          ) : (
+            <StepsEditor drafts={values.drafts} action={action} error={error} />
+          )}
           <button type="submit">{values.id ? 'Save as a new version' : 'Create script'}</button>
         </form>
       </Layout>,
     );
   };
 
-  const scriptBody = (form: Record<string, unknown>) => {
-    const steps = parseJson(form.steps);
-    return { steps, body: { name: String(form.name ?? ''), single_call_enabled: form.single_call_enabled === 'true', steps: steps.value } };
+  /** The submitted form: a JSON view's text, or the step editor's fields (with an editing `op` when a step button was pressed). */
+  const scriptSubmission = (form: Record<string, unknown>, id?: string) => {
+    const name = String(form.name ?? '');
+    const single = form.single_call_enabled === 'true';
+    if (form.view === 'json') {
+      const json = String(form.steps ?? '');
+      const parsed = parseJson(json);
+      return { values: { id, name, single, view: 'json' as const, drafts: [], json }, steps: parsed.value, parseError: parsed.error, op: undefined };
+    }
+    const drafts = draftsFromForm(form);
+    const op = typeof form.op === 'string' && form.op ? form.op : undefined;
+    return { values: { id, name, single, view: 'steps' as const, drafts: op ? applyEdit(drafts, op) : drafts, json: '' }, steps: stepsFromDrafts(drafts), parseError: undefined, op };
   };
+  const initialValues = (view: string | undefined, script: { id?: string; name: string; single_call_enabled: boolean; steps: unknown }): ScriptValues => ({
+    id: script.id,
+    name: script.name,
+    single: script.single_call_enabled,
+    view: view === 'json' ? 'json' : 'steps',
+    drafts: draftsFromSteps(script.steps),
+    json: JSON.stringify(script.steps, null, 2),
+  });
 
-  app.get('/scripts/new', (c) => scriptForm(c, { name: '', single: false, steps: EXAMPLE_STEPS }));
+  app.get('/scripts/new', (c) => scriptForm(c, initialValues(c.req.query('view'), { name: '', single_call_enabled: false, steps: JSON.parse(EXAMPLE_STEPS) })));
   app.post('/scripts/new', async (c) => {
-    const form = await c.req.parseBody();
-    const { steps, body } = scriptBody(form);
-    const values = { name: body.name, single: body.single_call_enabled, steps: String(form.steps ?? '') };
-    if (steps.error) return scriptForm(c, values, steps.error);
-    const result = await c.get('api').send<Script>('POST', '/scripts', body);
+    const { values, steps, parseError, op } = scriptSubmission(await c.req.parseBody());
+    if (op) return scriptForm(c, values);
+    if (parseError) return scriptForm(c, values, parseError);
+    const result = await c.get('api').send<Script>('POST', '/scripts', { name: values.name, single_call_enabled: values.single, steps });
     if (!result.ok) return scriptForm(c, values, result.error);
     return redirectWithFlash(c, `/scripts/${result.body.id}`, 'ok', 'Script created.');
   });
@@ -173,15 +204,14 @@ export function catalogPages(app: DashboardApp, { clock }: PageDeps) {
 
   app.get('/scripts/:id/edit', async (c) => {
     const script = unwrap(await c.get('api').get<Script>(`/scripts/${encodeURIComponent(c.req.param('id'))}`));
-    return scriptForm(c, { id: script.id, name: script.name, single: script.single_call_enabled, steps: JSON.stringify(script.steps, null, 2) });
+    return scriptForm(c, initialValues(c.req.query('view'), script));
   });
   app.post('/scripts/:id', async (c) => {
     const id = c.req.param('id');
-    const form = await c.req.parseBody();
-    const { steps, body } = scriptBody(form);
-    const values = { id, name: body.name, single: body.single_call_enabled, steps: String(form.steps ?? '') };
-    if (steps.error) return scriptForm(c, values, steps.error);
-    const result = await c.get('api').send<Script>('PUT', `/scripts/${encodeURIComponent(id)}`, body);
+    const { values, steps, parseError, op } = scriptSubmission(await c.req.parseBody(), id);
+    if (op) return scriptForm(c, values);
+    if (parseError) return scriptForm(c, values, parseError);
+    const result = await c.get('api').send<Script>('PUT', `/scripts/${encodeURIComponent(id)}`, { name: values.name, single_call_enabled: values.single, steps });
     if (!result.ok) return scriptForm(c, values, result.error);
     return redirectWithFlash(c, `/scripts/${id}`, 'ok', `Saved as version ${result.body.version}.`);
   });

@@ -502,6 +502,26 @@ dashboard('every other page renders, is accessible and escapes what users typed'
   assert.equal(created.steps.map((step: { id: string }) => step.id), ['greet', 'thanks', 'bye']);
   assert.is(created.steps[0].listen.routes[0].dtmf, '1');
 
+  // The scorecard editor: points refused at their field, a parameter added with its phrases.
+  await page.goto(`${server.baseUrl}/scorecards/new`);
+  await page.fill('#q-name', `QA ${XSS}`);
+  await page.fill('#f-parameters-0-max_score', '0');
+  await page.click('button:has-text("Create scorecard")');
+  assert.match(await page.textContent('#f-parameters-0-max_score-error') ?? '', /greater than 0/);
+  await page.fill('#f-parameters-0-max_score', '10');
+  await page.click('button:has-text("Add parameter")');
+  await page.waitForSelector('#f-parameters-2-name');
+  await page.fill('#f-parameters-2-name', 'closing');
+  await page.selectOption('#f-parameters-2-check-type', 'agent_says');
+  await page.fill('#f-parameters-2-check-phrases-en', 'thank you, goodbye');
+  await browsing.look(page, '40-scorecard-editor');
+  await page.click('button:has-text("Create scorecard")');
+  await page.waitForURL(/\/scorecards\/qsc_/);
+  await assertNoXss(page);
+  const card = (await api.get(`/v1/qa/scorecards/${page.url().split('/').at(-1)}`)).body;
+  assert.equal(card.parameters.map((parameter: { name: string }) => parameter.name), ['greeting', 'no_threats', 'closing']);
+  assert.equal(card.parameters[2].check, { type: 'agent_says', phrases: { en: ['thank you', 'goodbye'] } });
+
   // The JSON view, for power users: its errors are placed at their step too.
   await page.goto(`${server.baseUrl}/scripts/new?view=json`);
   await page.fill('#s-name', 'Broken');

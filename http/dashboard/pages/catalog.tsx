@@ -9,6 +9,8 @@ import { Badge, canWrite, CsrfField, Empty, ErrorBox, Layout, Pager, Time, ZoneN
 import type { DashboardApp, PageDeps } from './deps.ts';
 import { applyEdit, draftsFromForm, draftsFromSteps, stepsFromDrafts, type StepDraft } from '../script-form.ts';
 import { StepsEditor } from './script-editor.tsx';
+import { applyParameterEdit, draftsFromForm as scorecardDraftsFromForm, draftsFromParameters, parametersFromDrafts, type ParameterDraft } from '../scorecard-form.ts';
+import { ParametersEditor } from './scorecard-editor.tsx';
 
 interface ListPage<T> { data: T[]; total: number; limit: number; offset: number }
 type ApiError = Extract<ApiResult<unknown>, { ok: false }>['error'];
@@ -245,17 +247,29 @@ export function catalogPages(app: DashboardApp, { clock }: PageDeps) {
   });
 
   const EXAMPLE_PARAMETERS = JSON.stringify([{ name: 'greeting', max_score: 10, check: { type: 'agent_says', phrases: { en: ['hello', 'good morning'], hi: ['नमस्ते'] }, within_seconds: 15 } }, { name: 'no_threats', max_score: 30, check: { type: 'agent_avoids', phrases: { en: ['legal action', 'police'] } } }], null, 2);
-  const scorecardForm = (c: DashboardContext, values: { id?: string; name: string; description: string; threshold: string; parameters: string }, error?: ApiError) => {
+  type ScorecardValues = { id?: string; name: string; description: string; threshold: string; view: 'steps' | 'json'; drafts: ParameterDraft[]; parameters: string };
+  const scorecardForm = (c: DashboardContext, values: ScorecardValues, error?: ApiError) => {
     const viewer = c.get('viewer');
+    const action = values.id ? `/scorecards/${values.id}` : '/scorecards/new';
+    const editPath = values.id ? `/scorecards/${values.id}/edit` : '/scorecards/new';
     return c.html(
       <Layout title={values.id ? `Edit scorecard: ${values.name}` : 'New scorecard'} viewer={viewer} path="/scorecards">
-        <form method="post" action={values.id ? `/scorecards/${values.id}` : '/scorecards/new'} class="card">
+        <p class="small">
+          {values.view === 'json' ? <a href={editPath}>Edit parameter by parameter</a> : <a href={`${editPath}?view=json`}>Edit as JSON</a>}
+          <span class="muted"> (switching view starts again from the {values.id ? 'saved scorecard' : 'example'})</span>
+        </p>
+        <form method="post" action={action} class="card">
           <CsrfField viewer={viewer} />
-          <FieldError error={error} />
+          <input type="hidden" name="view" value={values.view} />
+          {values.view === 'json' ? <FieldError error={error} /> : null}
           <div class="field"><label for="q-name">Name</label><input id="q-name" name="name" required class="wide" value={values.name} /></div>
           <div class="field"><label for="q-desc">Description (optional)</label><input id="q-desc" name="description" class="wide" value={values.description} /></div>
           <div class="field"><label for="q-threshold">Pass mark (0–100)</label><input id="q-threshold" name="pass_threshold" type="number" min={0} max={100} step="any" required value={values.threshold} /></div>
-          <div class="field"><label for="q-params">Parameters (JSON; check types: agent_says, agent_avoids, customer_says, talk_ratio — see docs/analysis.md)</label><textarea id="q-params" name="parameters" rows={14} spellcheck={false}>{values.parameters}</textarea></div>
+          {values.view === 'json' ? (
+            <div class="field"><label for="q-params">Parameters (JSON; check types: agent_says, agent_avoids, customer_says, talk_ratio, max_silence — see docs/analysis.md)</label><textarea id="q-params" name="parameters" rows={14} spellcheck={false}>{values.parameters}</textarea></div>
+          ) : (
+            <ParametersEditor drafts={values.drafts} action={action} error={error} />
+          )}
           <button type="submit">{values.id ? 'Save as a new version' : 'Create scorecard'}</button>
         </form>
       </Layout>,
@@ -263,15 +277,35 @@ export function catalogPages(app: DashboardApp, { clock }: PageDeps) {
   };
   const scorecardSubmit = async (c: DashboardContext, id?: string) => {
     const form = await c.req.parseBody();
-    const values = { id, name: String(form.name ?? ''), description: String(form.description ?? ''), threshold: String(form.pass_threshold ?? ''), parameters: String(form.parameters ?? '') };
-    const parameters = parseJson(values.parameters);
-    if (parameters.error) return scorecardForm(c, values, parameters.error);
-    const body = { name: values.name, ...(values.description ? { description: values.description } : {}), pass_threshold: Number(values.threshold), parameters: parameters.value };
+    const common = { id, name: String(form.name ?? ''), description: String(form.description ?? ''), threshold: String(form.pass_threshold ?? '') };
+    let values: ScorecardValues;
+    let parameters: unknown;
+    if (form.view === 'json') {
+      values = { ...common, view: 'json', drafts: [], parameters: String(form.parameters ?? '') };
+      const parsed = parseJson(values.parameters);
+      if (parsed.error) return scorecardForm(c, values, parsed.error);
+      parameters = parsed.value;
+    } else {
+      const drafts = scorecardDraftsFromForm(form);
+      if (typeof form.op === 'string' && form.op) return scorecardForm(c, { ...common, view: 'steps', drafts: applyParameterEdit(drafts, form.op), parameters: '' });
+      values = { ...common, view: 'steps', drafts, parameters: '' };
+      parameters = parametersFromDrafts(drafts);
+    }
+    const body = { name: values.name, ...(values.description ? { description: values.description } : {}), pass_threshold: Number(values.threshold), parameters };
     const result = await c.get('api').send<Scorecard>(id ? 'PUT' : 'POST', id ? `/qa/scorecards/${encodeURIComponent(id)}` : '/qa/scorecards', body);
     if (!result.ok) return scorecardForm(c, values, result.error);
     return redirectWithFlash(c, `/scorecards/${result.body.id}`, 'ok', id ? `Saved as version ${result.body.version}.` : 'Scorecard created.');
   };
-  app.get('/scorecards/new', (c) => scorecardForm(c, { name: '', description: '', threshold: '70', parameters: EXAMPLE_PARAMETERS }));
+  const scorecardValues = (view: string | undefined, card: { id?: string; name: string; description?: string; pass_threshold: number; parameters: unknown }): ScorecardValues => ({
+    id: card.id,
+    name: card.name,
+    description: card.description ?? '',
+    threshold: String(card.pass_threshold),
+    view: view === 'json' ? 'json' : 'steps',
+    drafts: draftsFromParameters(card.parameters),
+    parameters: JSON.stringify(card.parameters, null, 2),
+  });
+  app.get('/scorecards/new', (c) => scorecardForm(c, scorecardValues(c.req.query('view'), { name: '', pass_threshold: 70, parameters: JSON.parse(EXAMPLE_PARAMETERS) })));
   app.post('/scorecards/new', (c) => scorecardSubmit(c));
   app.get('/scorecards/:id', async (c) => {
     const viewer = c.get('viewer');
@@ -289,7 +323,7 @@ export function catalogPages(app: DashboardApp, { clock }: PageDeps) {
   });
   app.get('/scorecards/:id/edit', async (c) => {
     const card = unwrap(await c.get('api').get<Scorecard>(`/qa/scorecards/${encodeURIComponent(c.req.param('id'))}`));
-    return scorecardForm(c, { id: card.id, name: card.name, description: card.description ?? '', threshold: String(card.pass_threshold), parameters: JSON.stringify(card.parameters, null, 2) });
+    return scorecardForm(c, scorecardValues(c.req.query('view'), card));
   });
   app.post('/scorecards/:id', (c) => scorecardSubmit(c, c.req.param('id')));
   app.post('/scorecards/:id/delete', async (c) => {

@@ -1,6 +1,7 @@
 import { createDashboard } from './dashboard/app.tsx';
 import { createHttpApp, type HttpApp, type HttpPorts } from './app.ts';
 import type { HttpDependencies } from './dependencies.ts';
+import type { ReportPool } from '../processes/reports/report-pool.ts';
 
 /** Paths the API answers; every other path is the dashboard's. */
 const API_PATHS = /^\/(v1(\/|$)|health$|ready$|metrics$)/;
@@ -14,9 +15,9 @@ export interface Service {
  * The whole HTTP surface: the API under /v1 (and the operations endpoints), the dashboard everywhere else. The
  * dashboard reaches the API in process (dashboard/api-client.ts), never over the network.
  */
-export function createService(ports: HttpPorts, overrides: Partial<HttpDependencies> = {}): Service {
+export function createService(ports: HttpPorts & { reportPool: Pick<ReportPool, 'chart'> }, overrides: Partial<HttpDependencies> = {}): Service {
   const api = createHttpApp(ports, overrides);
-  const dashboard = createDashboard({ readDb: ports.readDb, clock: ports.clock, logger: ports.logger, fetchApi: (request) => api.fetch(request, undefined) });
+  const dashboard = createDashboard({ readDb: ports.readDb, clock: ports.clock, logger: ports.logger, fetchApi: (request) => api.fetch(request, undefined), drawChart: (workspaceId, chart) => ports.reportPool.chart(workspaceId, chart) });
   return {
     api,
     fetch: (request, env) => (API_PATHS.test(new URL(request.url).pathname) ? api.fetch(request, env) : dashboard.fetch(request, env)),

@@ -11,6 +11,7 @@ import { findApiKey, findApiKeyBySecretHash, recordApiKeyUse } from '../../proje
 import { LAST_USED_WRITE_INTERVAL_MS } from '../middleware/auth.ts';
 import { ApiCallError, ApiClient, type ApiFetch } from './api-client.ts';
 import { assetRoutes } from './assets.ts';
+import type { DrawChart } from './chart.ts';
 import type { DashboardContext, DashboardEnv } from './env.ts';
 import { isHttps, sameOrigin, securityHeaders } from './security.ts';
 import { csrfTokenMatches, SESSION_IDLE_MS, SessionStore } from './sessions.ts';
@@ -33,6 +34,8 @@ export interface DashboardPorts {
   /** The API app's fetch: pages read and write through it, in process (api-client.ts). */
   fetchApi: ApiFetch;
   logger: Logger;
+  /** Draws a chart's SVG off the event loop (the report pool's threads). */
+  drawChart: DrawChart;
   sessions?: SessionStore;
 }
 
@@ -46,7 +49,7 @@ export const MAX_FORM_BYTES = 25 * 1024 * 1024;
  * each a view of API operations called in process with the signed-in key's identity: the same routes, commands,
  * read models, validation and scopes as the API, and no second copy of any rule. See docs/dashboard.md.
  */
-export function createDashboard({ readDb, clock, fetchApi, logger, sessions = new SessionStore() }: DashboardPorts) {
+export function createDashboard({ readDb, clock, fetchApi, logger, drawChart, sessions = new SessionStore() }: DashboardPorts) {
   const app = new Hono<DashboardEnv>();
   app.use('*', securityHeaders);
   app.use('*', bodyLimit({ maxSize: MAX_FORM_BYTES, onError: (c) => c.html(<BarePage title="Too large"><p>That upload is larger than {MAX_FORM_BYTES / 1024 / 1024} MB.</p></BarePage>, 413) }));
@@ -152,7 +155,7 @@ export function createDashboard({ readDb, clock, fetchApi, logger, sessions = ne
     return c.redirect(back, 303);
   });
 
-  const deps = { clock, readDb };
+  const deps = { clock, readDb, drawChart };
   overviewPages(app, deps);
   campaignPages(app, deps);
   callPages(app, deps);

@@ -1,36 +1,38 @@
-import * as vega from 'vega';
-import { compile, type TopLevelSpec } from 'vega-lite';
+import type { ChartInput } from '../../infra/reports/charts.ts';
 
 /**
- * A chart as SVG text, rendered on the server with vega-lite (no script in the page). Only numbers, dates and
- * fixed labels may go into `spec`'s data: the SVG is inserted as markup. Vega renders with no loader access to
- * anything (inline values only).
+ * Charts of the dashboard's pages: drawn by the reports' chart code (infra/reports/charts.ts, one definition for
+ * PDF and page) on a report thread (`ReportPool.chart`), never on the event loop, where vega takes 20-200 ms a chart.
+ * Only numbers, dates and fixed labels go in: the SVG is inserted into the page as markup.
  */
-export async function renderChart(spec: TopLevelSpec, title: string): Promise<string> {
-  const view = new vega.View(vega.parse(compile(spec).spec), { renderer: 'none', loader: vega.loader({ mode: 'file' }) });
-  const svg = await view.toSVG();
-  view.finalize();
-  // The SVG becomes an image with a name for screen readers.
-  return svg.replace('<svg ', `<svg role="img" aria-label="${title.replaceAll(/[&<>"']/g, '')}" `);
-}
+export type DrawChart = (workspaceId: string, chart: ChartInput) => Promise<string>;
+
+/** How long a page waits for its chart (a thread busy with a long report); past it the page says so instead. */
+export const CHART_WAIT_MS = 10_000;
 
 /** Calls per day, connected and not, stacked. */
-export function callsByDaySpec(days: { day: string; connected: number; notConnected: number }[]): TopLevelSpec {
-  const values = days.flatMap((entry) => [
-    { day: entry.day.slice(5), calls: entry.connected, kind: 'connected' },
-    { day: entry.day.slice(5), calls: entry.notConnected, kind: 'not connected' },
-  ]);
+export function callsByDayChart(days: { day: string; connected: number; notConnected: number }[]): ChartInput {
   return {
-    // A fixed drawing size; the page scales the SVG to its column (viewBox).
-    width: 720,
-    height: 180,
-    data: { values },
-    mark: { type: 'bar' },
-    encoding: {
-      x: { field: 'day', type: 'ordinal', title: null, axis: { labelAngle: -60 } },
-      y: { field: 'calls', type: 'quantitative', title: 'calls', stack: 'zero' },
-      color: { field: 'kind', type: 'nominal', title: null, scale: { domain: ['connected', 'not connected'], range: ['#0b5cad', '#9aa7b4'] }, legend: { orient: 'top' } },
-    },
-    config: { font: 'sans-serif', view: { stroke: null } },
+    title: 'Calls per day',
+    mark: 'bar',
+    xTitle: 'day',
+    yTitle: 'calls',
+    points: days.flatMap((entry) => [
+      { x: entry.day.slice(5), y: entry.connected, series: 'connected' },
+      { x: entry.day.slice(5), y: entry.notConnected, series: 'not connected' },
+    ]),
   };
+}
+
+/** The chart's SVG with a name for screen readers, or null when it was not ready in time. */
+export async function drawnChart(draw: DrawChart, workspaceId: string, chart: ChartInput, label: string): Promise<string | null> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), CHART_WAIT_MS)));
+  try {
+    const svg = await Promise.race([draw(workspaceId, chart), late]);
+    // The SVG becomes an image with a name for screen readers; its width follows the column (CSS).
+    return svg === null ? null : svg.replace('<svg ', `<svg role="img" aria-label="${label.replaceAll(/[&<>"']/g, '')}" `);
+  } finally {
+    clearTimeout(timer);
+  }
 }

@@ -14,6 +14,12 @@ export function evaluateCompliance(task) {
   return loaded.evaluateCompliance(task);
 }
 
+/** The report module's named chart task (report-worker.ts): a dashboard chart drawn off the event loop. */
+export function renderChart(task) {
+  if (typeof loaded.renderChart !== 'function') throw new Error('this worker module has no renderChart');
+  return loaded.renderChart(task);
+}
+
 /** Which thread runs the tasks (tests check it is not the main thread, whose id is 0). */
 export function workerThreadId() {
   return threadId;

@@ -6,6 +6,7 @@
 import Database from 'better-sqlite3';
 import { getHeapStatistics } from 'node:v8';
 import { threadId } from 'node:worker_threads';
+import { chartSvg, type ChartInput } from '../../infra/reports/charts.ts';
 import { renderReport, type RenderedReport, type RenderRequest } from './render-report.ts';
 
 let connection: { path: string; db: Database.Database } | null = null;
@@ -26,4 +27,9 @@ export type WorkerResult = RenderedReport & { thread_id: number; rss_bytes: numb
 export default async function generate(task: { readModelPath: string; request: RenderRequest }): Promise<WorkerResult> {
   const rendered = await renderReport(readModels(task.readModelPath), task.request);
   return { ...rendered, thread_id: threadId, rss_bytes: process.memoryUsage.rss(), heap_bytes: getHeapStatistics().used_heap_size };
+}
+
+/** A chart for a dashboard page, drawn by the reports' own chart code (one definition for PDF and page). */
+export async function renderChart(task: { chart: ChartInput }): Promise<string> {
+  return chartSvg(task.chart);
 }

@@ -1,6 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import type { Hono } from 'hono';
 import type { Clock } from '../../../infra/clock/port.ts';
+import type { DrawChart } from '../chart.ts';
 import type { DashboardEnv } from '../env.ts';
 
 /**
@@ -11,6 +12,8 @@ import type { DashboardEnv } from '../env.ts';
 export interface PageDeps {
   clock: Clock;
   readDb: Database;
+  /** Charts, drawn off the event loop (chart.ts). */
+  drawChart: DrawChart;
 }
 
 export type DashboardApp = Hono<DashboardEnv>;

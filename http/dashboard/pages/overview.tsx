@@ -2,7 +2,7 @@ import { raw } from 'hono/html';
 import { DISPOSITIONS } from '../../../domain/shared/disposition.ts';
 import { addDays, localDateOf, startOfLocalDate } from '../../../domain/shared/time-zone.ts';
 import { unwrap } from '../api-client.ts';
-import { callsByDaySpec, renderChart } from '../chart.ts';
+import { callsByDayChart, drawnChart } from '../chart.ts';
 import { Empty, Layout, ZoneNote } from '../view.tsx';
 import type { DashboardApp, PageDeps } from './deps.ts';
 
@@ -23,7 +23,7 @@ const percent = (fraction: number) => `${Math.round(fraction * 1000) / 10}%`;
 const OVERVIEW_DAYS = 30;
 
 /** Overview: today and the last 30 days in the viewer's zone, from the analytics and calls endpoints. */
-export function overviewPages(app: DashboardApp, { clock }: PageDeps) {
+export function overviewPages(app: DashboardApp, { clock, drawChart }: PageDeps) {
   app.get('/', async (c) => {
     const viewer = c.get('viewer');
     const api = c.get('api');
@@ -51,7 +51,7 @@ export function overviewPages(app: DashboardApp, { clock }: PageDeps) {
       ),
     ]);
     const days = (monthStats.grouped_data ?? []).map((group) => ({ day: group.group, connected: group.connected_calls, notConnected: group.total_calls - group.connected_calls }));
-    const chart = monthStats.total_calls > 0 ? await renderChart(callsByDaySpec(days), `Calls per day, last ${OVERVIEW_DAYS} days`) : null;
+    const chart = monthStats.total_calls > 0 ? await drawnChart(drawChart, viewer.workspaceId, callsByDayChart(days), `Calls per day, last ${OVERVIEW_DAYS} days`).catch(() => null) : null;
     const dispositionTotal = dispositions.reduce((sum, [, count]) => sum + count, 0);
     return c.html(
       <Layout title="Overview" viewer={viewer} path="/">
@@ -71,7 +71,7 @@ export function overviewPages(app: DashboardApp, { clock }: PageDeps) {
             <Metrics stats={monthStats} compliance={monthCompliance} />
             <div class="card chart">
               <h3 class="small muted">Calls per day</h3>
-              {raw(chart)}
+              {chart === null ? <p class="muted small">The chart is not ready (the report threads are busy); reload in a moment.</p> : raw(chart)}
             </div>
             <div class="split">
               <div class="card">

@@ -668,6 +668,20 @@ dashboard('headers and refusals without a browser: CSP, frame, CSRF, no key in t
   // The API under /v1 is untouched by the dashboard: JSON errors, bearer keys only (a session cookie is no key).
   const apiWithCookie = await fetch(`${server.baseUrl}/v1/campaigns`, { headers: { cookie } });
   assert.is(apiWithCookie.status, 401);
+  // Live views: at most 4 streams per session; a closed one frees its slot; an unknown audit has no stream.
+  const openStream = async () => {
+    const controller = new AbortController();
+    const response = await fetch(`${server.baseUrl}/live/stream`, { headers: { cookie }, signal: controller.signal });
+    if (response.status !== 200) await response.text();
+    return { status: response.status, close: () => controller.abort() };
+  };
+  const streams = [await openStream(), await openStream(), await openStream(), await openStream()];
+  assert.equal(streams.map((stream) => stream.status), [200, 200, 200, 200]);
+  assert.is((await openStream()).status, 429);
+  streams.shift()!.close();
+  const again = await waitFor('a closed stream to free its slot', openStream, (stream) => stream.status === 200);
+  for (const stream of [...streams, again]) stream.close();
+  assert.is((await fetch(`${server.baseUrl}/compliance/audits/aud_nope/progress`, { headers: { cookie } })).status, 404);
   // The key never reaches the server's log.
   assert.not.match(server.output(), owner.key);
 });

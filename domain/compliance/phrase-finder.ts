@@ -227,14 +227,19 @@ function isNegated(clause: Clause, hit: Span, scope: Span, ignored: readonly Spa
   }
   const from = conditionAt >= 0 ? Math.max(conditionAt + 1, hit.start - 1) : scope.start;
   const words = clause.words;
+  // A negator before a coordinated list reaches every item: "no question of police or arrest" denies the arrest.
+  let listStart = hit.start;
+  while (listStart - 2 >= from && anyMatchAt(clause, (lexicon) => lexicon.coordinators, listStart - 1) > 0) listStart -= 2;
   for (const lexicon of clause.lexicons) {
     for (let index = from; index < hit.start; index++) {
       if (!isIgnored(index) && matchLengthAt(words, lexicon.clauseNegators, index) > 0) return true;
     }
-    for (let distance = 1; distance <= lexicon.negatorWordsBefore; distance++) {
-      const index = hit.start - distance;
-      if (index < from) break;
-      if (!isIgnored(index) && matchLengthAt(words, lexicon.negatorsBefore, index) > 0) return true;
+    for (const start of listStart === hit.start ? [hit.start] : [hit.start, listStart]) {
+      for (let distance = 1; distance <= lexicon.negatorWordsBefore; distance++) {
+        const index = start - distance;
+        if (index < from) break;
+        if (!isIgnored(index) && matchLengthAt(words, lexicon.negatorsBefore, index) > 0) return true;
+      }
     }
     for (let index = hit.end; index < Math.min(scope.end, hit.end + lexicon.negatorWordsAfter); index++) {
       if (!isIgnored(index) && matchLengthAt(words, lexicon.negatorsAfter, index) > 0) return true;

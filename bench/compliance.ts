@@ -119,5 +119,7 @@ report('fresh', calls.filter((call) => call.slice === 'fresh'), true);
 // Written for the recall work (docs/compliance-post-call.md) before any of its detection changes; not tuned on, so
 // its mistakes are counted, not listed, unless --show-held-out.
 report('held-out-2', calls.filter((call) => call.slice === 'held-out-2'), showHeldOut);
+// Written after the concept classes were frozen; measured once, never tuned on: listed in full.
+report('fresh-2', calls.filter((call) => call.slice === 'fresh-2'), true);
 const averageTurns = calls.reduce((total, call) => total + call.input.segments.length, 0) / calls.length;
 console.log(`\nthroughput: ${throughput(calls).toFixed(0)} calls/s on one thread (all four packs + opt-out; ${averageTurns.toFixed(1)} turns a call)`);

@@ -378,26 +378,27 @@ export function findPair(text: string, language: string, first: Source, second: 
  */
 function patternIn(clause: Clause, scope: Span, patterns: readonly ConceptPattern[], options: Pick<FindOptions, 'negatable' | 'except'>): PhraseHit | null {
   const exceptions = options.except ? hitsOf(clause, scope, options.except) : [];
-  const standing = new Map<Concept, Hit | null>();
-  const first = (concept: Concept): Hit | null => {
-    if (!standing.has(concept)) {
-      const hit = hitsOf(clause, scope, { concept }).find(
-        (candidate) =>
-          !exceptions.some((span) => span.start < candidate.end && candidate.start < span.end) &&
-          (!options.negatable || !isNegated(clause, candidate, scope, [])),
-      );
-      standing.set(concept, hit ?? null);
+  const candidates = new Map<Concept, Hit[]>();
+  const hitsFor = (concept: Concept): Hit[] => {
+    let hits = candidates.get(concept);
+    if (!hits) {
+      hits = hitsOf(clause, scope, { concept }).filter((hit) => !exceptions.some((span) => span.start < hit.end && hit.start < span.end));
+      candidates.set(concept, hits);
     }
-    return standing.get(concept)!;
+    return hits;
   };
   for (const pattern of patterns) {
-    const hits: Hit[] = [];
-    for (const concept of pattern) {
-      const hit = first(concept);
-      if (!hit) break;
-      hits.push(hit);
+    const parts = pattern.map(hitsFor);
+    if (parts.some((hits) => hits.length === 0)) continue;
+    // A negator inside another part of the pattern belongs to that part ("कहीं भी … नहीं मिलेगा").
+    const chosen = parts.map((hits, i) => {
+      const others = parts.filter((_, j) => j !== i).flat();
+      return hits.find((hit) => !options.negatable || !isNegated(clause, hit, scope, others));
+    });
+    if (chosen.every((hit) => hit !== undefined)) {
+      const hits = chosen as Hit[];
+      return { phrase: hits.map((hit) => hit.phrase).join(' … '), lexicon: hits[0]!.lexicon };
     }
-    if (hits.length === pattern.length) return { phrase: hits.map((hit) => hit.phrase).join(' … '), lexicon: hits[0]!.lexicon };
   }
   return null;
 }

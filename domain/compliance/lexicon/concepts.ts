@@ -20,6 +20,8 @@ export type Concept =
   | 'bodyPart'
   | 'harm'
   | 'publicShaming'
+  | 'audience'
+  | 'witness'
   | 'lateHours'
   | 'relentless'
   | 'vermin'
@@ -34,6 +36,9 @@ export type Concept =
   | 'sentence'
   | 'judiciary'
   | 'courtOrder'
+  | 'summons'
+  | 'nowhere'
+  | 'denied'
   | 'againstYou'
   | 'caseWord'
   | 'crimeCharge'
@@ -51,6 +56,8 @@ export type Concept =
 
 /** Concepts that must all occur in one clause scope. */
 export type ConceptPattern = readonly Concept[];
+// A negator inside another part of the same pattern negates nothing: in ['nowhere', 'denied'] the "नहीं" of
+// "नहीं मिलेगा" is the claim itself, not a denial of "कहीं भी".
 
 /** One language's words for each concept; a concept a language does not list never matches there. */
 export type ConceptLexicon = Readonly<Partial<Record<Concept, readonly string[]>>>;
@@ -63,6 +70,7 @@ export const THREAT_PATTERNS: readonly ConceptPattern[] = [
   ['ourMen', 'violence'], // "send someone who will handle this physically"
   ['bodyPart', 'harm'], // "हाथ-पैर सीधे कर देंगे", "கை கால நேராக்கிடுவாங்க"
   ['publicShaming'], // "in front of your customers", "ग्राहकों के सामने"
+  ['audience', 'witness'], // "half the market will see", "पूरे बाज़ार के सामने", "மார்க்கெட் முழுக்க பாக்குற மாதிரி"
   ['lateHours', 'relentless'], // "calls at eleven at night, every day, until you pay"
   ['vermin', 'likeA'], // "hide like rats", "चूहों की तरह", "எலி மாதிரி"
   ['insult'],
@@ -77,6 +85,8 @@ export const FALSE_CLAIM_PATTERNS: readonly ConceptPattern[] = [
   ['sentence'], // "three years imprisonment", "तीन साल की सज़ा"
   ['judiciary'], // "the judge", "न्यायाधीश", "நீதிபதி"
   ['courtOrder', 'againstYou'], // "an order against you"
+  ['summons', 'youObject'], // "they will summon you", "आपको तलब करेंगे"
+  ['nowhere', 'denied'], // "no bank anywhere will give you a loan", "कहीं भी लोन नहीं मिलेगा"
   ['caseWord', 'crimeCharge'], // "a cheating case", "धोखाधड़ी का मुकदमा"
   ['caseWord', 'register', 'againstYou'], // "file a case against you", "आप पर केस दर्ज"
   ['creditRecord', 'permanentDamage'], // "CIBIL destroyed forever", "सिबिल हमेशा के लिए खराब"

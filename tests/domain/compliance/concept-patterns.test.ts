@@ -129,6 +129,19 @@ test('word order is free within a clause: the actor may follow the action', () =
   assert.ok(findPattern('सब बता दूँगा आपकी सास को', 'hi-IN', THREAT_PATTERNS, { negatable: true }));
 });
 
+test('a negator inside another part of the pattern is that part, not a denial ("कहीं भी … नहीं मिलेगा")', () => {
+  assert.ok(findPattern('कहीं भी आपको लोन नहीं मिलेगा', 'hi-IN', FALSE_CLAIM_PATTERNS, { negatable: true }));
+  assert.ok(findPattern('No bank will ever give you a loan again', 'en-IN', FALSE_CLAIM_PATTERNS, { negatable: true }));
+  assert.ok(findPattern('எந்த பேங்கும் உங்களுக்கு லோன் தராது', 'ta-IN', FALSE_CLAIM_PATTERNS, { negatable: true }));
+});
+
+test('an audience made to watch is public shaming; agencies and summons are false claims', () => {
+  assert.ok(findPattern('the whole colony will see our van outside', 'en-IN', THREAT_PATTERNS, { negatable: true }));
+  assert.ok(findPattern('पूरे मोहल्ले के सामने बात होगी', 'hi-IN', THREAT_PATTERNS, { negatable: true }));
+  assert.ok(findPattern('the CBI will summon you', 'en-IN', FALSE_CLAIM_PATTERNS, { negatable: true }));
+  assert.ok(findPattern('మిమ్మల్ని విచారణకు పిలుస్తారు', 'te-IN', FALSE_CLAIM_PATTERNS, { negatable: true }));
+});
+
 test('a concept pattern does not reach across a clause break', () => {
   assert.is(findPattern('Your shop is on my list. We are waiting for the payment.', 'en-IN', THREAT_PATTERNS, { negatable: true }), null);
 });

@@ -15,14 +15,14 @@ export const en: ConceptLexicon = {
     'at your door', 'outside your',
   ],
   yourCircle: [
-    `${YOUR} (family|wife|husband|father|mother|dad|mom|mum|parents|son|daughter|kids|children|brother|sister|father in law|mother in law|in laws|inlaws|relatives|relations|neighbours|neighbors|colleagues|coworkers|co workers|boss|manager|supervisor|employer|company|hr|hr department|human resources|staff|friends|references|referees|guarantor|landlord|society secretary|office|team lead)`,
+    `${YOUR} (family*|wife*|husband*|father*|mother*|dad*|mom*|mum*|parents*|son|sons|daughter*|kids|children|brother*|sister*|father in law|mother in law|in laws|inlaws|relatives|relations|neighbours|neighbors|colleagues|coworkers|co workers|boss|manager|supervisor|employer|company|hr|hr department|human resources|staff|friends|references|referees|guarantor|landlord|society secretary|office|team lead)`,
     '(his|her) (son in law|daughter in law)',
   ],
   disclosure: [
     'tell', 'telling', 'told', 'inform', 'informing', 'informed', 'let them know', 'let him know', 'let her know',
     'find out', 'found out', 'know about', 'hear about', 'learn about', 'email', 'emailing', 'mail', 'write to',
     'message', 'whatsapp', 'ring him', 'ring her', 'ring them', 'call him', 'call her', 'call them', 'call up',
-    'contact', 'contacting', 'expose', 'share', 'sharing', 'report you', 'complain to',
+    'contact', 'contacting', 'expose', 'share', 'sharing', 'report you', 'complain to', 'call', 'ring', 'phone', 'visit',
   ],
   ourMen: [
     '(our|my) (boys|men|guys|people|team|field team|recovery team|recovery guys|recovery boys|recovery agents|agents|collection team|collection boys|bouncers|goons|fellows)',
@@ -39,6 +39,8 @@ export const en: ConceptLexicon = {
     'in public', 'publicly', 'everyone will see', 'whole (colony|society|building|street|office|village|locality) will (know|see|hear)',
     'make a scene', 'create a scene', 'name and shame',
   ],
+  audience: ['market', 'bazaar', 'neighbours', 'neighbors', 'everyone', 'everybody', 'whole street', 'whole colony', 'whole society', 'whole office', 'your customers', 'your staff', 'your colleagues', 'the whole building', 'passers by'],
+  witness: ['will see', 'will watch', 'can see', 'see it', 'watch it', 'in front of', 'will know', 'will hear'],
   lateHours: [
     'midnight', 'late night', 'late at night', 'at night', 'in the night', 'all night', 'odd hours', 'early morning',
     '(ten|eleven|twelve|10|11|12) (at night|pm|in the night|oclock at night)', '(three|four|five|six|3|4|5|6) (in the morning|am)',
@@ -47,17 +49,17 @@ export const en: ConceptLexicon = {
     'every day', 'every single day', 'every night', 'every hour', 'every morning', 'daily', 'until you pay', 'till you pay',
     'untill you pay', 'again and again', 'non stop', 'nonstop', 'round the clock', 'all day', 'day and night',
   ],
-  vermin: ['rat', 'rats', 'dog', 'dogs', 'pig', 'pigs', 'donkey', 'donkeys', 'parasite', 'parasites', 'leech', 'leeches', 'vermin', 'cockroach', 'cockroaches', 'snake', 'snakes', 'worm', 'worms'],
+  vermin: ['burden', 'burdens', 'baby', 'rat', 'rats', 'dog', 'dogs', 'pig', 'pigs', 'donkey', 'donkeys', 'parasite', 'parasites', 'leech', 'leeches', 'vermin', 'cockroach', 'cockroaches', 'snake', 'snakes', 'worm', 'worms'],
   likeA: ['like', 'you people', 'you are', 'youre', 'such'],
   insult: [
     'cheap fellow', 'cheapster', 'loser', 'scum', 'moron', 'dumb', 'deaf', 'clown', 'good for nothing', 'worthless',
     'low life', 'lowlife', 'scoundrel', 'crook', 'fraudster', 'swindler', 'shame on you', 'have some shame', 'disgusting',
-    'filthy', 'nonsense fellow', 'third class', 'donkey', 'buffoon', 'jobless fellow', 'characterless', 'shut up',
+    'filthy', 'stop crying', 'stop whining', 'grow a spine', 'nonsense fellow', 'third class', 'donkey', 'buffoon', 'jobless fellow', 'characterless', 'shut up',
   ],
   lawOfficer: [
     'constable', 'constables', 'sho', 'station house officer', 'sub inspector', 'police inspector', 'inspector sahab',
     'inspector saheb', 'thanedar', 'havaldar', 'hawaldar', 'daroga', 'cop', 'cops', 'police station', 'local station',
-    'thana', 'patrol', 'commissioner',
+    'thana', 'patrol', 'commissioner', 'economic offences wing', 'economic offense wing', 'eow', 'cbi', 'enforcement directorate', 'crime branch', 'cyber cell', 'cyber crime',
   ],
   arrest: ['arrest', 'arrested', 'arresting', 'arrests', 'detain', 'detained', 'detention', 'custody', 'handcuff', 'handcuffs', 'handcuffed'],
   capture: [
@@ -69,6 +71,9 @@ export const en: ConceptLexicon = {
   sentence: ['sentenced', 'sentence of', 'punishable', 'years in', 'rigorous', 'years of punishment', 'criminal offence', 'criminal offense'],
   judiciary: ['judge', 'judges', 'magistrate', 'magistrates', 'bailiff', 'bailiffs', 'court officer', 'high court', 'sessions court', 'the court'],
   courtOrder: ['order', 'orders', 'decree', 'ruling', 'verdict', 'summons', 'summon', 'warrant'],
+  summons: ['summon', 'summons', 'summoned', 'interrogate', 'interrogation', 'questioning', 'inquiry', 'enquiry'],
+  nowhere: ['anywhere in india', 'nowhere in india', 'any bank', 'no bank', 'anywhere', 'any lender', 'no lender'],
+  denied: ['never get', 'will not get', 'wont get', 'will never', 'will not give', 'wont give', 'never give'],
   againstYou: ['against you', 'in your name', 'on your name', 'against your name', 'on you'],
   caseWord: ['case', 'cases', 'fir', 'lawsuit', 'charges', 'charge sheet', 'chargesheet', 'complaint'],
   crimeCharge: ['cheating', 'fraud', 'criminal', 'forgery', '420', 'penal', 'ipc', 'theft', 'embezzlement', 'breach of trust'],
@@ -83,17 +88,17 @@ export const en: ConceptLexicon = {
     'top up', 'topup', 'personal loan', 'home loan', 'gold loan', 'car loan', 'business loan', 'credit card', 'gold card',
     'platinum card', 'mutual fund', 'mutual funds', 'sip', 'fixed deposit', 'insurance plan', 'insurance plans', 'insurance cover',
     'term plan', 'health cover', 'health plan', 'investment plan', 'investment plans', 'demat', 'overdraft', 'credit limit',
-    'limit increase', 'loan against', 'new card', 'add on card', 'new plans', 'new scheme',
+    'limit increase', 'loan against', 'new card', 'add on card', 'new plans', 'new scheme', 'term insurance', 'health insurance', 'life insurance',
   ],
   pitch: [
     'can give you', 'can offer', 'can get you', 'eligible for', 'you are eligible', 'would you like to hear', 'like to hear',
     'like to know about', 'would you like to take', 'would you like to apply', 'would you like to get', 'would you like to avail',
     'interested in', 'interested', 'shall i process', 'shall i apply', 'shall i activate', 'shall i book', 'want me to process',
     'want me to apply', 'avail', 'sign you up', 'we have a', 'we have an', 'at just', 'only for you', 'limited period',
-    'special', 'exclusive', 'can send you',
+    'special', 'exclusive', 'can send you', 'share the details', 'send the details', 'send you the details', 'can i share',
   ],
   perk: [
     'no annual fee', 'zero annual fee', 'no joining fee', 'zero joining fee', 'lifetime free', 'zero processing fee',
-    'no processing fee', 'complimentary', 'reward points', 'lowest rate', 'lowest interest', 'cashback', 'cash back',
+    'no processing fee', 'complimentary', '(percent|per cent) (off|discount)', 'discount of', 'reward points', 'lowest rate', 'lowest interest', 'cashback', 'cash back',
   ],
 };

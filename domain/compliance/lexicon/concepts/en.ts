@@ -73,7 +73,7 @@ export const en: ConceptLexicon = {
   courtOrder: ['order', 'orders', 'decree', 'ruling', 'verdict', 'summons', 'summon', 'warrant'],
   summons: ['summon', 'summons', 'summoned', 'interrogate', 'interrogation', 'questioning', 'inquiry', 'enquiry'],
   nowhere: ['anywhere in india', 'nowhere in india', 'any bank', 'no bank', 'anywhere', 'any lender', 'no lender'],
-  denied: ['never get', 'will not get', 'wont get', 'will never', 'will not give', 'wont give', 'never give'],
+  denied: ['never get', 'will not get', 'wont get', 'will never', 'will not give', 'wont give', 'never give', 'will ever give', 'will give you a loan', 'will lend you'],
   againstYou: ['against you', 'in your name', 'on your name', 'against your name', 'on you'],
   caseWord: ['case', 'cases', 'fir', 'lawsuit', 'charges', 'charge sheet', 'chargesheet', 'complaint'],
   crimeCharge: ['cheating', 'fraud', 'criminal', 'forgery', '420', 'penal', 'ipc', 'theft', 'embezzlement', 'breach of trust'],

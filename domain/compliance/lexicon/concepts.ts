@@ -21,6 +21,7 @@ export type Concept =
   | 'harm'
   | 'publicShaming'
   | 'audience'
+  | 'institution'
   | 'witness'
   | 'lateHours'
   | 'relentless'
@@ -37,6 +38,8 @@ export type Concept =
   | 'judiciary'
   | 'courtOrder'
   | 'summons'
+  | 'documents'
+  | 'cancel'
   | 'nowhere'
   | 'denied'
   | 'againstYou'
@@ -70,6 +73,7 @@ export const THREAT_PATTERNS: readonly ConceptPattern[] = [
   ['ourMen', 'violence'], // "send someone who will handle this physically"
   ['bodyPart', 'harm'], // "हाथ-पैर सीधे कर देंगे", "கை கால நேராக்கிடுவாங்க"
   ['publicShaming'], // "in front of your customers", "ग्राहकों के सामने"
+  ['yourCircle', 'institution'], // "your son's college … the principal", "आपके बेटे के कॉलेज"
   ['audience', 'witness'], // "half the market will see", "पूरे बाज़ार के सामने", "மார்க்கெட் முழுக்க பாக்குற மாதிரி"
   ['lateHours', 'relentless'], // "calls at eleven at night, every day, until you pay"
   ['vermin', 'likeA'], // "hide like rats", "चूहों की तरह", "எலி மாதிரி"
@@ -86,6 +90,7 @@ export const FALSE_CLAIM_PATTERNS: readonly ConceptPattern[] = [
   ['judiciary'], // "the judge", "न्यायाधीश", "நீதிபதி"
   ['courtOrder', 'againstYou'], // "an order against you"
   ['summons', 'youObject'], // "they will summon you", "आपको तलब करेंगे"
+  ['documents', 'cancel'], // "your passport will be cancelled", "पासपोर्ट रद्द हो जाएगा"
   ['nowhere', 'denied'], // "no bank anywhere will give you a loan", "कहीं भी लोन नहीं मिलेगा"
   ['caseWord', 'crimeCharge'], // "a cheating case", "धोखाधड़ी का मुकदमा"
   ['caseWord', 'register', 'againstYou'], // "file a case against you", "आप पर केस दर्ज"

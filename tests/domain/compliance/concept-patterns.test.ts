@@ -16,7 +16,7 @@ interface Cases {
   threats: string[];
   claims: string[];
   promos: string[];
-  /** Agent sentences that are no violation of any of the three families. */
+  /** Agent sentences that are no violation of any of the three families (a service offer of a link is no pitch). */
   clean: string[];
   /** A customer's line with threat or claim words. */
   customer: string;
@@ -27,16 +27,16 @@ const CASES: Cases[] = [
     name: 'English',
     threats: ['Our collection boys will be waiting outside your shop tomorrow.', "I'll inform your mother in law about the loan."],
     claims: ['The SHO has your file, expect the constables.', 'Your salary will be garnished.'],
-    promos: ['By the way, you are eligible for a gold loan at a special rate.'],
-    clean: ['Nobody from our team will visit your home.', 'Your credit score can improve if you pay on time.', 'There is no question of police or arrest.'],
+    promos: ['By the way, you are eligible for a pre approved loan at a special rate.'],
+    clean: ['Your home loan statement is ready, shall I send you the link?', 'Nobody from our team will visit your home.', 'Your credit score can improve if you pay on time.', 'There is no question of police or arrest.'],
     customer: 'Will your boys come to my shop and will the constables arrest me?',
   },
   {
     name: 'Hindi',
     threats: ['कल हमारे एजेंट आपके कारखाने के बाहर खड़े रहेंगे।', 'आपकी सास को सब बता दूँगा।'],
     claims: ['दरोगा जी से बात हो गई है।', 'आपकी पेंशन जब्त होगी।'],
-    promos: ['आपके लिए खास पर्सनल लोन भी मिल सकता है।'],
-    clean: ['कोई भी आपके घर नहीं आएगा।', 'समय पर भुगतान से आपका सिबिल स्कोर सुधरेगा।'],
+    promos: ['आपके लिए खास प्री अप्रूव्ड लोन भी मिल सकता है।'],
+    clean: ['आपके होम लोन का स्टेटमेंट तैयार है, लिंक भेज दूँ?', 'कोई भी आपके घर नहीं आएगा।', 'समय पर भुगतान से आपका सिबिल स्कोर सुधरेगा।'],
     customer: 'क्या आपके लोग मेरी दुकान पर आएंगे? दरोगा मेरा दोस्त है।',
   },
   {
@@ -44,31 +44,31 @@ const CASES: Cases[] = [
     threats: ['Kal hamare bande aapke office ke bahar khade rahenge.', 'Aapke paapa ko sab bataa denge.'],
     claims: ['Havaldaar aa raha hai.', 'Aapki salary rok di jayegi.'],
     promos: ['Aapke liye khaas mutual fund plan hai, interested hain?'],
-    clean: ['Koi bhi aapke ghar nahi aayega.', 'Time pe payment se aapka CIBIL score sudhrega.'],
+    clean: ['Aapke home loan ka statement ready hai, link bhej doon?', 'Koi bhi aapke ghar nahi aayega.', 'Time pe payment se aapka CIBIL score sudhrega.'],
     customer: 'Kya aapke log meri dukaan pe aayenge? Havaldar mera dost hai.',
   },
   {
     name: 'Marathi',
     threats: ['उद्या आमचे एजंट तुमच्या ऑफिसबाहेर उभे असतील.', 'तुमच्या वडिलांना सगळं सांगतो.'],
     claims: ['फौजदार साहेबांशी बोलणं झालंय.', 'तुमचं पेन्शन जप्त होईल.'],
-    promos: ['तुमच्यासाठी खास गोल्ड लोन मिळू शकतं.'],
-    clean: ['कोणीही तुमच्या घरी येणार नाही.', 'वेळेवर भरल्यास तुमचा सिबिल स्कोअर सुधारेल.'],
+    promos: ['तुमच्यासाठी खास गोल्ड कार्ड मिळू शकतं.'],
+    clean: ['तुमच्या होम लोनचं स्टेटमेंट तयार आहे, लिंक पाठवू का?', 'कोणीही तुमच्या घरी येणार नाही.', 'वेळेवर भरल्यास तुमचा सिबिल स्कोअर सुधारेल.'],
     customer: 'तुमची माणसं माझ्या दुकानावर येणार का? फौजदार माझा मित्र आहे.',
   },
   {
     name: 'Tamil',
     threats: ['நாளைக்கு எங்க ஏஜென்ட் உங்க ஆபீஸ் வாசல்ல காத்திருப்பாங்க.', 'உங்க அப்பாகிட்ட எல்லாம் சொல்லிடுவேன்.'],
     claims: ['கான்ஸ்டபிள் வந்துகிட்டு இருக்காரு.', 'உங்க சம்பளம் முடக்கப்படும்.'],
-    promos: ['உங்களுக்கு மட்டும் ஒரு கோல்ட் லோன் கிடைக்கும்.'],
-    clean: ['யாரும் உங்க வீட்டுக்கு வர மாட்டாங்க.', 'சரியா கட்டினா உங்க சிபில் ஸ்கோர் உயரும்.'],
+    promos: ['உங்களுக்கு மட்டும் ஒரு கோல்ட் கார்டு கிடைக்கும்.'],
+    clean: ['உங்க ஹோம் லோன் ஸ்டேட்மென்ட் ரெடி, லிங்க் அனுப்பட்டுமா?', 'யாரும் உங்க வீட்டுக்கு வர மாட்டாங்க.', 'சரியா கட்டினா உங்க சிபில் ஸ்கோர் உயரும்.'],
     customer: 'உங்க ஆளுங்க என் கடைக்கு வருவாங்களா? கான்ஸ்டபிள் என் நண்பர்.',
   },
   {
     name: 'Telugu',
     threats: ['రేపు మా ఏజెంట్లు మీ ఆఫీసు దగ్గర నిలబడతారు.', 'మీ నాన్నగారికి అన్నీ చెబుతాను.'],
     claims: ['ఎస్సై గారితో మాట్లాడాను.', 'మీ జీతం ఆపేస్తాం.'],
-    promos: ['మీకు మాత్రమే గోల్డ్ లోన్ ఇస్తాం.'],
-    clean: ['ఎవరూ మీ ఇంటికి రారు.', 'మీ కుటుంబానికి మేము ఎప్పుడూ చెప్పము.', 'సమయానికి కడితే మీ సిబిల్ స్కోర్ మెరుగవుతుంది.'],
+    promos: ['మీకు మాత్రమే గోల్డ్ కార్డ్ ఇస్తాం.'],
+    clean: ['మీ హోమ్ లోన్ స్టేట్మెంట్ సిద్ధంగా ఉంది, లింక్ పంపమంటారా?', 'ఎవరూ మీ ఇంటికి రారు.', 'మీ కుటుంబానికి మేము ఎప్పుడూ చెప్పము.', 'సమయానికి కడితే మీ సిబిల్ స్కోర్ మెరుగవుతుంది.'],
     customer: 'మీ వాళ్ళు నా షాపుకి వస్తారా? ఎస్సై నా స్నేహితుడు.',
   },
 ];

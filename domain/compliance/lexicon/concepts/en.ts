@@ -15,7 +15,7 @@ export const en: ConceptLexicon = {
     'at your door', 'outside your',
   ],
   yourCircle: [
-    `${YOUR} (family*|wife*|husband*|father*|mother*|dad*|mom*|mum*|parents*|son|sons|daughter*|kids|children|brother*|sister*|father in law|mother in law|in laws|inlaws|relatives|relations|neighbours|neighbors|colleagues|coworkers|co workers|boss|manager|supervisor|employer|company|hr|hr department|human resources|staff|friends|references|referees|guarantor|landlord|society secretary|office|team lead)`,
+    `${YOUR} (family*|wife*|husband*|father*|mother*|dad*|mom*|mum*|parents*|son|sons|daughter*|kids|childrens|kids|children|brother*|sister*|father in law|mother in law|in laws|inlaws|relatives|relations|neighbours|neighbors|colleagues|coworkers|co workers|boss|manager|supervisor|employer|company|hr|hr department|human resources|staff|friends|references|referees|guarantor|landlord|society secretary|office|team lead)`,
     '(his|her) (son in law|daughter in law)',
   ],
   disclosure: [
@@ -35,12 +35,14 @@ export const en: ConceptLexicon = {
   bodyPart: ['legs', 'leg', 'hands', 'hand', 'bones', 'bone', 'face', 'teeth', 'knees', 'head', 'arms'],
   harm: ['break', 'breaking', 'broken', 'smash', 'crack', 'straighten', 'fix', 'twist', 'cut'],
   publicShaming: [
+    'defaulter board', 'defaulters board', 'defaulter list', 'notice board', 'name and photo', 'photo and name', 'poster', 'posters', 'banner', 'same drama',
     'in front of (everyone|everybody|all|people|your neighbours|your neighbors|your staff|your colleagues|your customers|your family|your kids|your children|the whole)',
     'in public', 'publicly', 'everyone will see', 'whole (colony|society|building|street|office|village|locality) will (know|see|hear)',
     'make a scene', 'create a scene', 'name and shame',
   ],
   audience: ['market', 'bazaar', 'neighbours', 'neighbors', 'everyone', 'everybody', 'whole street', 'whole colony', 'whole society', 'whole office', 'your customers', 'your staff', 'your colleagues', 'the whole building', 'passers by'],
   witness: ['will see', 'will watch', 'can see', 'see it', 'watch it', 'in front of', 'will know', 'will hear'],
+  institution: ['college', 'school', 'university', 'principal', 'teacher', 'hostel', 'coaching'],
   lateHours: [
     'midnight', 'late night', 'late at night', 'at night', 'in the night', 'all night', 'odd hours', 'early morning',
     '(ten|eleven|twelve|10|11|12) (at night|pm|in the night|oclock at night)', '(three|four|five|six|3|4|5|6) (in the morning|am)',
@@ -61,7 +63,7 @@ export const en: ConceptLexicon = {
     'inspector saheb', 'thanedar', 'havaldar', 'hawaldar', 'daroga', 'cop', 'cops', 'police station', 'local station',
     'thana', 'patrol', 'commissioner', 'economic offences wing', 'economic offense wing', 'eow', 'cbi', 'enforcement directorate', 'crime branch', 'cyber cell', 'cyber crime',
   ],
-  arrest: ['arrest', 'arrested', 'arresting', 'arrests', 'detain', 'detained', 'detention', 'custody', 'handcuff', 'handcuffs', 'handcuffed'],
+  arrest: ['non bailable', 'nonbailable', 'arrest', 'arrested', 'arresting', 'arrests', 'detain', 'detained', 'detention', 'custody', 'handcuff', 'handcuffs', 'handcuffed'],
   capture: [
     'pick you up', 'picked you up', 'take you away', 'drag you', 'haul you', 'come for you', 'come and get you',
     'take you in', 'lift you',
@@ -74,6 +76,8 @@ export const en: ConceptLexicon = {
   summons: ['summon', 'summons', 'summoned', 'interrogate', 'interrogation', 'questioning', 'inquiry', 'enquiry'],
   nowhere: ['anywhere in india', 'nowhere in india', 'any bank', 'no bank', 'anywhere', 'any lender', 'no lender'],
   denied: ['never get', 'will not get', 'wont get', 'will never', 'will not give', 'wont give', 'never give', 'will ever give', 'will give you a loan', 'will lend you'],
+  documents: ['passport', 'visa', 'driving licence', 'driving license', 'licence', 'license', 'pan card', 'aadhaar', 'aadhar', 'gas connection', 'ration card', 'sim card', 'mobile number'],
+  cancel: ['cancel', 'cancelled', 'canceled', 'revoke', 'revoked', 'suspended', 'impounded', 'blocked', 'seized', 'deactivated'],
   againstYou: ['against you', 'in your name', 'on your name', 'against your name', 'on you'],
   caseWord: ['case', 'cases', 'fir', 'lawsuit', 'charges', 'charge sheet', 'chargesheet', 'complaint'],
   crimeCharge: ['cheating', 'fraud', 'criminal', 'forgery', '420', 'penal', 'ipc', 'theft', 'embezzlement', 'breach of trust'],
@@ -84,16 +88,19 @@ export const en: ConceptLexicon = {
   freeze: ['freeze', 'frozen', 'freezing', 'attach', 'attached', 'seize', 'seized', 'confiscate', 'confiscated', 'auction', 'auctioned', 'sealed', 'withheld', 'garnish', 'garnished'],
   legalAction: ['legal action', 'legal proceedings', 'legal proceeding', 'legal case', 'legal steps', 'court proceedings', 'litigation', 'legal team'],
   deadline: ['today', 'tonight', 'by evening', 'this evening', 'by tonight', 'within an hour', 'within hours', 'within two hours', 'right now', 'immediately', 'by end of day', 'this afternoon'],
+  // Only what a service call would not be about: an upsell (a top-up, a new or upgraded card, a limit increase, an
+  // investment). A loan, a credit card or an insurance policy by itself is what many service calls discuss.
   product: [
-    'top up', 'topup', 'personal loan', 'home loan', 'gold loan', 'car loan', 'business loan', 'credit card', 'gold card',
-    'platinum card', 'mutual fund', 'mutual funds', 'sip', 'fixed deposit', 'insurance plan', 'insurance plans', 'insurance cover',
-    'term plan', 'health cover', 'health plan', 'investment plan', 'investment plans', 'demat', 'overdraft', 'credit limit',
-    'limit increase', 'loan against', 'new card', 'add on card', 'new plans', 'new scheme', 'term insurance', 'health insurance', 'life insurance',
+    'top up', 'topup', 'pre approved loan', 'preapproved loan', 'new loan', 'another loan', 'additional loan', 'second loan',
+    'gold card', 'platinum card', 'premium card', 'add on card', 'second card', 'another card', 'new credit card', 'upgrade your card',
+    'increase your card limit', 'increase your limit', 'increase your credit limit', 'limit increase', 'limit enhancement',
+    'mutual fund', 'mutual funds', 'sip', 'fixed deposit', 'investment plan', 'investment plans', 'demat', 'new plans', 'new scheme',
   ],
   pitch: [
+    'i can do it right now', 'would you like to increase', 'would you like to upgrade',
     'can give you', 'can offer', 'can get you', 'eligible for', 'you are eligible', 'would you like to hear', 'like to hear',
     'like to know about', 'would you like to take', 'would you like to apply', 'would you like to get', 'would you like to avail',
-    'interested in', 'interested', 'shall i process', 'shall i apply', 'shall i activate', 'shall i book', 'want me to process',
+    'interested in', 'interested', 'shall i process', 'shall i apply', 'shall i book', 'want me to process',
     'want me to apply', 'avail', 'sign you up', 'we have a', 'we have an', 'at just', 'only for you', 'limited period',
     'special', 'exclusive', 'can send you', 'share the details', 'send the details', 'send you the details', 'can i share',
   ],

@@ -1,6 +1,6 @@
 /**
  * `npm run bench:compliance`: accuracy and speed of the post-call compliance rules on the labelled set
- * (bench/compliance/*.json, 100+ short calls in Hindi, Tamil, English, Telugu, Marathi and romanised Hinglish).
+ * (bench/compliance/, 657 short calls in Hindi, Tamil, English, Telugu, Marathi and romanised Hinglish).
  *
  * Prints precision and recall per check and per language, for the tuning slice and the held-out slice separately
  * (the held-out slice was written before the word lists and is not looked at while tuning them: its mistakes are

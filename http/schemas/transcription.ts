@@ -115,6 +115,18 @@ const QaScore = z
   })
   .openapi('QaScore');
 
+const AnalyzerSchema = z
+  .object({
+    name: z.enum(['llm', 'lexicon']).openapi({ description: '`llm`: the configured LLM endpoint (ANALYZER_API_URL) answered; `lexicon`: the offline analyzer.', example: 'llm' }),
+    model: z.string().nullable().openapi({ description: 'The LLM model, with `llm`; else null.', example: 'qwen2.5:7b-instruct' }),
+    fallback_reason: z
+      .enum(['timeout', 'http_error', 'unreachable', 'target_refused', 'invalid_response', 'output_budget_exceeded', 'invalid_json', 'schema_invalid'])
+      .nullable()
+      .openapi({ description: 'Set when an LLM was configured but the offline analyzer answered instead (docs/analysis.md); null otherwise.', example: null }),
+    fallback_detail: z.string().nullable().openapi({ description: 'The fallback in words, e.g. `the analyzer endpoint answered HTTP 429`.', example: null }),
+  })
+  .openapi('TranscriptionAnalyzer', { description: 'Which analyzer produced summary, sentiment and intent. QA scoring is always offline.' });
+
 export const JobErrorSchema = z
   .object({
     code: z.string().openapi({ example: 'audio_unreachable', description: 'See docs/analysis.md for every code.' }),
@@ -135,6 +147,7 @@ export const TranscriptionJobSchema = z
     sentiment: Sentiment.nullable().optional().openapi({ description: 'Present when `sentiment` was requested; null until completed.' }),
     intent: z.string().nullable().openapi({ description: 'Null unless `intent` was requested, until completed, or when no intent was recognised.' }),
     qa_score: QaScore.nullable().optional().openapi({ description: 'Present when `qa_scoring` was requested; null until completed.' }),
+    analyzer: AnalyzerSchema.optional().openapi({ description: 'Once `completed`, when `summary`, `sentiment` or `intent` was requested: which analyzer answered (an extension of the spec).' }),
     metadata: z.record(z.string(), z.unknown()).nullable(),
     created_at: Timestamp,
     completed_at: Timestamp.nullable().openapi({ description: 'When the job completed or failed; null before.' }),

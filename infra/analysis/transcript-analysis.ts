@@ -25,12 +25,38 @@ export interface TranscriptAnalysisResult {
   sentiment: SentimentResult | null;
   intent: string | null;
   qa_score: QaScore | null;
+  /** Which analyzer produced summary, sentiment and intent (the LLM adapter sets it; absent: the lexicon analyzer). */
+  analyzer?: AnalyzerReport;
+}
+
+/** Why the LLM's answer was not used (docs/analysis.md): its request failed, or its answer was rejected twice. */
+export type AnalyzerFallbackReason =
+  | 'timeout'
+  | 'http_error'
+  | 'unreachable'
+  | 'target_refused'
+  | 'invalid_response'
+  | 'output_budget_exceeded'
+  | 'invalid_json'
+  | 'schema_invalid';
+
+/**
+ * The job's `analyzer`: `llm` (with its model) when the LLM's validated answer was used, `lexicon` otherwise; a
+ * `fallback_reason` and `fallback_detail` when an LLM was configured but the lexicon analyzer answered instead.
+ */
+export interface AnalyzerReport {
+  name: 'llm' | 'lexicon';
+  model: string | null;
+  fallback_reason: AnalyzerFallbackReason | null;
+  fallback_detail: string | null;
 }
 
 /** How an analysis task runs: `signal` stops it; `workspaceId` is whose turn it takes on the pool (taken in turns). */
 export interface AnalysisTaskOptions {
   signal?: AbortSignal;
   workspaceId?: string;
+  /** For the operator's log lines about this analysis. */
+  jobId?: string;
 }
 
 export interface TranscriptAnalysis {

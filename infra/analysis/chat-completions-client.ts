@@ -84,7 +84,11 @@ export function createChatCompletionsClient(options: ChatCompletionsOptions): Ch
         if (error instanceof ResponseTooLarge) throw new ChatCompletionFailed('invalid_response', `the answer was larger than ${MAX_RESPONSE_BYTES} bytes`, { cause: error });
         throw new ChatCompletionFailed('unreachable', 'the analyzer endpoint could not be reached', { cause: error });
       }
-      if (status < 200 || status > 299) throw new ChatCompletionFailed('http_error', `the analyzer endpoint answered HTTP ${status}`, { cause: new Error(text.slice(0, 300)) });
+      if (status < 200 || status > 299) {
+        // The start of the answer goes to the operator's log (the cause); a proxy that echoes the key must not put it there.
+        const excerpt = options.apiKey ? text.slice(0, 300).replaceAll(options.apiKey, '[redacted]') : text.slice(0, 300);
+        throw new ChatCompletionFailed('http_error', `the analyzer endpoint answered HTTP ${status}`, { cause: new Error(excerpt) });
+      }
       return contentOf(text);
     },
   };

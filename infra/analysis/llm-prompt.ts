@@ -121,9 +121,13 @@ function systemPrompt(fields: readonly LlmField[], language: keyof typeof LANGUA
   ].join('\n');
 }
 
-/** The transcript as lines `speaker: text`, cut to `budgetTokens` (see `fitTranscript`). */
+/**
+ * The transcript as lines `speaker: text`. Whitespace is folded (a newline inside a turn cannot fake another
+ * speaker's line) and a `<transcript>` tag inside a turn loses its brackets (it cannot close the frame early).
+ */
 export function transcriptLines(segments: readonly TranscriptSegment[]): string[] {
-  return segments.map((segment) => `${segment.speaker}: ${segment.text.replace(/\s+/g, ' ').trim()}`);
+  const clean = (text: string) => text.replace(/\s+/g, ' ').replace(/<\s*(\/?)\s*transcript\s*>/gi, '$1transcript').trim();
+  return segments.map((segment) => `${clean(segment.speaker)}: ${clean(segment.text)}`);
 }
 
 /** The share of a cut transcript's budget given to its beginning; the rest goes to its end (how the call ended). */

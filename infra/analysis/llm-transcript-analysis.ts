@@ -73,6 +73,8 @@ export function llmTranscriptAnalysis(offline: TranscriptAnalysis, options: LlmA
     async analyse(input, taskOptions = {}) {
       const fields = LLM_FIELDS.filter((field) => input.features.includes(field));
       if (fields.length === 0) return offline.analyse(input, taskOptions);
+      // Nothing was said (a silent recording): nothing to ask a model about; the lexicon's empty result stands.
+      if (!input.segments.some((segment) => segment.text.trim() !== '')) return offline.analyse(input, taskOptions);
       let answer: LlmAnswer;
       try {
         answer = await ask(input, fields, taskOptions);

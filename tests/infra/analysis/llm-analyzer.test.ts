@@ -255,6 +255,20 @@ test('a cancelled job is not a fallback: the abort propagates', async () => {
   }
 });
 
+test('a server that echoes the key in its error answer: the logged excerpt has it redacted', async () => {
+  script({ status: 401, rawBody: JSON.stringify({ error: { message: `Incorrect API key provided: ${API_KEY}` } }) });
+  const result = await analysis().analyse(INPUT);
+  assert.is(result.analyzer!.fallback_reason, 'http_error');
+  assert.match(logText, 'Incorrect API key provided: [redacted]');
+});
+
+test('a transcript without words is not sent to the LLM', async () => {
+  script({ content: JSON.stringify(GOOD) });
+  const result = await analysis().analyse({ ...INPUT, segments: [{ speaker: 'agent', text: '  ', start_time: 0, end_time: 1 }] });
+  assert.is(server.requests.length, 0);
+  assert.is(result.analyzer, undefined);
+});
+
 test('the API key never reaches a log line', () => {
   assert.ok(logText.includes('LLM analyzer failed'), 'fallbacks were logged');
   assert.not.ok(logText.includes(API_KEY));

@@ -2,6 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { MAX_SPEAKERS, MIN_SPEAKERS, TRANSCRIPTION_FEATURES } from '../../domain/transcription-job.ts';
 import { BCP47_DESCRIPTION, SUPPORTED_LANGUAGES, SUPPORTED_LANGUAGES_DESCRIPTION, isBcp47Shape, isSupportedLanguage } from '../../domain/shared/language.ts';
 import { PaginationQuery, Timestamp, listEnvelope } from './common.ts';
+import { ANALYZER_FALLBACK_REASONS } from '../../infra/analysis/transcript-analysis.ts';
 
 /** A transcript of a 4-hour call has a few thousand segments; this bounds a submitted one generously. */
 export const MAX_SUBMITTED_SEGMENTS = 20_000;
@@ -120,7 +121,7 @@ const AnalyzerSchema = z
     name: z.enum(['llm', 'lexicon']).openapi({ description: '`llm`: the configured LLM endpoint (ANALYZER_API_URL) answered; `lexicon`: the offline analyzer.', example: 'llm' }),
     model: z.string().nullable().openapi({ description: 'The LLM model, with `llm`; else null.', example: 'qwen2.5:7b-instruct' }),
     fallback_reason: z
-      .enum(['timeout', 'http_error', 'unreachable', 'target_refused', 'invalid_response', 'output_budget_exceeded', 'invalid_json', 'schema_invalid'])
+      .enum(ANALYZER_FALLBACK_REASONS)
       .nullable()
       .openapi({ description: 'Set when an LLM was configured but the offline analyzer answered instead (docs/analysis.md); null otherwise.', example: null }),
     fallback_detail: z.string().nullable().openapi({ description: 'The fallback in words, e.g. `the analyzer endpoint answered HTTP 429`.', example: null }),

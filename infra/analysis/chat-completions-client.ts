@@ -10,8 +10,10 @@
  */
 import { openOutbound, OutboundTargetRefused, OutboundTimeout, type OutboundPolicy } from '../outbound/request.ts';
 import type { ChatMessage } from './llm-prompt.ts';
+import type { AnalyzerFallbackReason } from './transcript-analysis.ts';
 
-export type ChatFailureReason = 'timeout' | 'http_error' | 'unreachable' | 'target_refused' | 'invalid_response' | 'output_budget_exceeded';
+/** How a request failed: the fallback reasons of the job (transcript-analysis.ts) that are not about the content. */
+export type ChatFailureReason = Exclude<AnalyzerFallbackReason, 'invalid_json' | 'schema_invalid'>;
 
 export class ChatCompletionFailed extends Error {
   constructor(

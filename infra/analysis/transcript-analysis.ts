@@ -30,15 +30,18 @@ export interface TranscriptAnalysisResult {
 }
 
 /** Why the LLM's answer was not used (docs/analysis.md): its request failed, or its answer was rejected twice. */
-export type AnalyzerFallbackReason =
-  | 'timeout'
-  | 'http_error'
-  | 'unreachable'
-  | 'target_refused'
-  | 'invalid_response'
-  | 'output_budget_exceeded'
-  | 'invalid_json'
-  | 'schema_invalid';
+export const ANALYZER_FALLBACK_REASONS = [
+  'timeout',
+  'http_error',
+  'unreachable',
+  'target_refused',
+  'invalid_response',
+  'output_budget_exceeded',
+  'invalid_json',
+  'schema_invalid',
+] as const;
+
+export type AnalyzerFallbackReason = (typeof ANALYZER_FALLBACK_REASONS)[number];
 
 /**
  * The job's `analyzer`: `llm` (with its model) when the LLM's validated answer was used, `lexicon` otherwise; a

@@ -53,11 +53,14 @@ export function llmTranscriptAnalysis(offline: TranscriptAnalysis, options: LlmA
     const schema = llmAnswerSchema(fields, prompt.speakers, prompt.promptLanguage);
     let messages = prompt.messages;
     await slots.take(taskOptions.workspaceId ?? '', taskOptions.signal);
+    const started = Date.now();
     try {
       for (let attempt = 1; ; attempt++) {
         const content = await client.complete(messages, taskOptions.signal);
         try {
-          return validated(content, schema);
+          const answer = validated(content, schema);
+          logger.debug({ job_id: taskOptions.jobId, model: client.model, attempts: attempt, ms: Date.now() - started, estimated_tokens: prompt.estimatedTokens }, 'LLM analyzer answered');
+          return answer;
         } catch (error) {
           if (!(error instanceof AnswerRejected) || attempt === 2) throw error;
           logger.info({ job_id: taskOptions.jobId, reason: error.reason, problem: error.detail }, 'analyzer answer rejected; asking once more');

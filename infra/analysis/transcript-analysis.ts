@@ -2,7 +2,9 @@
  * The port the analysis pipeline calls: the whole analysis of one transcript (summary, sentiment, intent, QA) in
  * one asynchronous call. Its adapters decide where the CPU work runs: the server's runs it on a pool of worker
  * threads with a time budget and a heap limit (analysis-pool.ts), so a long or hostile transcript can neither
- * block the event loop that serves every workspace's requests nor take the process's heap.
+ * block the event loop that serves every workspace's requests nor take the process's heap. With ANALYZER_API_URL,
+ * the LLM adapter (llm-transcript-analysis.ts) wraps that pool: summary, sentiment and intent from the model, the
+ * pool for QA and as the fallback.
  */
 import type { QaScore, Scorecard, SentimentResult, TranscriptSegment } from './port.ts';
 

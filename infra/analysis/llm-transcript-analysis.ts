@@ -104,10 +104,12 @@ export function llmTranscriptAnalysis(offline: TranscriptAnalysis, options: LlmA
 
 /**
  * The answer as the schema reads it. `response_format: json_object` is asked for, but not every server enforces
- * it: a JSON object inside a Markdown code fence is accepted too.
+ * it: a JSON object inside a Markdown code fence is accepted too, and so is one after a reasoning model's
+ * `<think>…</think>` block (Qwen3, DeepSeek-R1 served without a reasoning parser).
  */
 function validated(content: string, schema: ReturnType<typeof llmAnswerSchema>): LlmAnswer {
-  const unfenced = /^\s*```(?:json)?\s*([\s\S]*?)\s*```\s*$/i.exec(content)?.[1] ?? content;
+  const thought = content.replace(/^\s*<think>[\s\S]*?<\/think>/, '');
+  const unfenced = /^\s*```(?:json)?\s*([\s\S]*?)\s*```\s*$/i.exec(thought)?.[1] ?? thought;
   let json: unknown;
   try {
     json = JSON.parse(unfenced);

@@ -111,11 +111,13 @@ test('malformed JSON, then a good answer on the retry: the retry shows the bad a
   assert.match(retry[3]!.content, 'not valid JSON');
 });
 
-test('a JSON object in a Markdown code fence is accepted', async () => {
-  script({ content: '```json\n' + JSON.stringify(GOOD) + '\n```' });
-  const result = await analysis().analyse(INPUT);
-  assert.is(result.analyzer!.name, 'llm');
-  assert.is(server.requests.length, 1);
+test('a JSON object in a Markdown code fence, or after a reasoning block, is accepted', async () => {
+  for (const content of ['```json\n' + JSON.stringify(GOOD) + '\n```', `<think>The customer agrees {not json}.</think>\n${JSON.stringify(GOOD)}`]) {
+    script({ content });
+    const result = await analysis().analyse(INPUT);
+    assert.is(result.analyzer!.name, 'llm', content);
+    assert.is(server.requests.length, 1);
+  }
 });
 
 test('malformed twice: the lexicon analyzer answers and the job says why', async () => {

@@ -17,7 +17,7 @@ export interface Service {
  */
 export function createService(ports: HttpPorts & { reportPool: Pick<ReportPool, 'chart'> }, overrides: Partial<HttpDependencies> = {}): Service {
   const api = createHttpApp(ports, overrides);
-  const dashboard = createDashboard({ readDb: ports.readDb, clock: ports.clock, logger: ports.logger, fetchApi: (request) => api.fetch(request, undefined), drawChart: (workspaceId, chart) => ports.reportPool.chart(workspaceId, chart) });
+  const dashboard = createDashboard({ readDb: ports.readDb, stateDb: ports.stateDb, clock: ports.clock, logger: ports.logger, fetchApi: (request) => api.fetch(request, undefined), drawChart: (workspaceId, chart) => ports.reportPool.chart(workspaceId, chart) });
   return {
     api,
     fetch: (request, env) => (API_PATHS.test(new URL(request.url).pathname) ? api.fetch(request, env) : dashboard.fetch(request, env)),

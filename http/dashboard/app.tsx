@@ -30,6 +30,8 @@ import { livePages } from './pages/live.tsx';
 
 export interface DashboardPorts {
   readDb: Database;
+  /** Where sessions are kept across restarts (the state database); memory only without it. */
+  stateDb?: Database;
   clock: Clock;
   /** The API app's fetch: pages read and write through it, in process (api-client.ts). */
   fetchApi: ApiFetch;
@@ -49,7 +51,7 @@ export const MAX_FORM_BYTES = 25 * 1024 * 1024;
  * each a view of API operations called in process with the signed-in key's identity: the same routes, commands,
  * read models, validation and scopes as the API, and no second copy of any rule. See docs/dashboard.md.
  */
-export function createDashboard({ readDb, clock, fetchApi, logger, drawChart, sessions = new SessionStore() }: DashboardPorts) {
+export function createDashboard({ readDb, stateDb, clock, fetchApi, logger, drawChart, sessions = new SessionStore(Date.now, stateDb) }: DashboardPorts) {
   const app = new Hono<DashboardEnv>();
   app.use('*', securityHeaders);
   app.use('*', bodyLimit({ maxSize: MAX_FORM_BYTES, onError: (c) => c.html(<BarePage title="Too large"><p>That upload is larger than {MAX_FORM_BYTES / 1024 / 1024} MB.</p></BarePage>, 413) }));
@@ -151,7 +153,7 @@ export function createDashboard({ readDb, clock, fetchApi, logger, drawChart, se
     const form = await c.req.parseBody();
     const back = localPath(form.return_to);
     if (typeof form.time_zone !== 'string' || !isValidTimezone(form.time_zone)) return redirectWithFlash(c, back, 'error', 'Unknown time zone.');
-    c.get('session').timeZone = form.time_zone;
+    sessions.setTimeZone(c.get('sessionId'), form.time_zone);
     return c.redirect(back, 303);
   });
 

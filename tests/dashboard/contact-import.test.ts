@@ -1,3 +1,4 @@
+import Database from 'better-sqlite3';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { CsvImportError, guessMapping, mapContacts, mappingTargets, parseContactsCsv } from '../../http/dashboard/contact-import.ts';
@@ -75,6 +76,32 @@ test('sessions: idle expiry, ending, CSRF token compared whole', () => {
   assert.ok(csrfTokenMatches(session, session.csrfToken));
   assert.not.ok(csrfTokenMatches(session, session.csrfToken.slice(1)));
   assert.not.ok(csrfTokenMatches(session, undefined));
+});
+
+test('sessions in the state database: a new store (a restart) finds them; only the id\'s hash, the key id, the zone and last seen are kept', () => {
+  const db = new Database(':memory:');
+  let now = 1_000;
+  const before = new SessionStore(() => now, db);
+  const { id, session } = before.create('key_1', 'ws_1', 'Asia/Kolkata');
+  before.setTimeZone(id, 'UTC');
+  const ended = before.create('key_2', 'ws_1', 'UTC');
+  before.end(ended.id);
+  const rows = db.prepare('SELECT * FROM dashboard_sessions').all() as Record<string, unknown>[];
+  assert.is(rows.length, 1);
+  const stored = JSON.stringify(rows);
+  assert.not.ok(stored.includes(id), 'not the cookie\'s id');
+  assert.not.ok(stored.includes(session.csrfToken), 'not the CSRF token');
+  assert.equal(Object.keys(rows[0]!).sort(), ['id_hash', 'key_id', 'last_seen_ms', 'time_zone', 'workspace_id']);
+
+  now += 5 * 60_000;
+  const after = new SessionStore(() => now, db);
+  const restored = after.get(id);
+  assert.equal([restored?.keyId, restored?.workspaceId, restored?.timeZone], ['key_1', 'ws_1', 'UTC']);
+  assert.is(restored?.csrfToken, session.csrfToken, 'the same CSRF token: forms open before the restart still work');
+  assert.is(after.get(ended.id), undefined, 'an ended session stays ended');
+  now += SESSION_IDLE_MS + 1;
+  assert.is(new SessionStore(() => now, db).get(id), undefined, 'idle too long, restart or not');
+  assert.is((db.prepare('SELECT count(*) AS n FROM dashboard_sessions').get() as { n: number }).n, 0, 'and removed');
 });
 
 test.run();

@@ -684,6 +684,14 @@ dashboard('headers and refusals without a browser: CSP, frame, CSRF, no key in t
   assert.is((await fetch(`${server.baseUrl}/compliance/audits/aud_nope/progress`, { headers: { cookie } })).status, 404);
   // The key never reaches the server's log.
   assert.not.match(server.output(), owner.key);
+
+  // A restart keeps the session (the state database holds its hashed id), with its zone and CSRF token.
+  await server.restart();
+  const afterRestart = await fetch(`${server.baseUrl}/`, { headers: { cookie }, redirect: 'manual' });
+  assert.is(afterRestart.status, 200);
+  const page2 = await afterRestart.text();
+  assert.is(/name="_csrf" value="([^"]+)"/.exec(page2)![1], csrf, 'the same CSRF token');
+  assert.match(page2, /Times are in Asia\/Kolkata/);
 });
 
 dashboard.run();

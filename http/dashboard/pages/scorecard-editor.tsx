@@ -68,12 +68,24 @@ export function ParametersEditor({ drafts, action, error }: { drafts: ParameterD
               </div>
             </div>
             {field(`${at}.description`, 'Description (optional)', draft.description, { class: 'wide' })}
-            <div class="row">
-              {languages.map((language) => field(`${at}.check.phrases.${language}`, `Phrases in ${language} (comma-separated)${usesPhrases(draft.type) ? '' : ' — not used by this check'}`, draft.phrases[language] ?? ''))}
-            </div>
-            <div class="row">
-              {NUMBER_FIELDS.map((name) => field(`${at}.check.${name}`, `${NUMBER_LABEL[name] ?? name}${(CHECK_NUMBERS[draft.type as keyof typeof CHECK_NUMBERS] ?? []).includes(name) ? '' : ' — not used by this check'}`, draft.numbers[name] ?? '', { inputmode: 'decimal', size: 6 }))}
-            </div>
+            {(() => {
+              // The chosen check's fields first; the other types' stay on the page (kept as typed, not sent) but folded away.
+              const numbers = CHECK_NUMBERS[draft.type as keyof typeof CHECK_NUMBERS] ?? [];
+              const phraseFields = <div class="row">{languages.map((language) => field(`${at}.check.phrases.${language}`, `Phrases in ${language} (comma-separated)`, draft.phrases[language] ?? ''))}</div>;
+              const numberFields = (names: readonly string[]) => <div class="row">{names.map((name) => field(`${at}.check.${name}`, NUMBER_LABEL[name] ?? name, draft.numbers[name] ?? '', { inputmode: 'decimal', size: 6 }))}</div>;
+              const others = NUMBER_FIELDS.filter((name) => !numbers.includes(name));
+              return (
+                <>
+                  {usesPhrases(draft.type) ? phraseFields : null}
+                  {numbers.length ? numberFields(numbers) : null}
+                  <details>
+                    <summary class="small">Settings of the other check types (not sent with this one)</summary>
+                    {usesPhrases(draft.type) ? null : phraseFields}
+                    {numberFields(others)}
+                  </details>
+                </>
+              );
+            })()}
             <div class="actions">
               {index > 0 ? opButton(`up:${index}`, 'Move up', described) : null}
               {index < drafts.length - 1 ? opButton(`down:${index}`, 'Move down', described) : null}

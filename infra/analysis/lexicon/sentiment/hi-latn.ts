@@ -46,6 +46,12 @@ export const hinglishSentiment: SentimentLexicon = {
     // carry their negator, so they stay negative instead of reading as a negated negative.
     'roz roz': -1.5, 'baar baar': -1.5, 'bar bar': -1.5, 'kitni baar': -1.5, 'kitni bar': -1.5,
     'baat nahi karni': -1.5, 'baat nahi karna': -1.5, 'baat nahin karni': -1.5,
+    // Exasperation and grievance without a sentiment word (issue 18): repeated contact, curt stops.
+    'har baar': -1.5, 'har bar': -1.5, 'teesri baar': -1.5, 'tisri baar': -1.5, 'sunte hi nahi': -2,
+    'sunte nahi': -2, 'kuch nahi hoga': -1.5, 'arre yaar': -1, 'arey yaar': -1, 'theek nahi': -2,
+    'thik nahi': -2,
+    // Gratitude for something done, not a closing formula.
+    'yaad dilaya': 1.5, 'yaad dila diya': 1.5,
   },
   // "na" is left out: in calls it is a tag particle ("accha hai na?", "bataiye na") far more often than a negator.
   negatorsBefore: ['nahi', 'nahin', 'nai', 'nhi'],
@@ -60,4 +66,6 @@ export const hinglishSentiment: SentimentLexicon = {
   },
   // "par" is left out: it is the postposition "on" ("WhatsApp par") more often than "but".
   contrastWords: ['lekin', 'magar', 'kintu'],
+  // Said twice in a row, these dismiss rather than agree (see SentimentLexicon.flatAgreements).
+  flatAgreements: ['haan', 'han', 'haa', 'ha', 'theek hai', 'thik hai', 'accha', 'acha', 'achha', 'ok', 'ji'],
 };

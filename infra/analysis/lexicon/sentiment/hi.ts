@@ -37,6 +37,11 @@ export const hindiSentiment: SentimentLexicon = {
     // Annoyance without a sentiment word: exasperation at repeated calls and refusing to talk. The refusals
     // carry their negator, so they stay negative instead of reading as a negated negative.
     'रोज़ रोज़': -1.5, 'बार बार': -1.5, 'कितनी बार': -1.5, 'बात नहीं करनी': -1.5, 'बात नहीं करना': -1.5,
+    // Exasperation and grievance without a sentiment word (issue 18): repeated contact, curt stops.
+    'ठीक नहीं': -2, 'दो बार कट': -2, 'तीसरी बार': -1.5, 'दस बार': -1.5, 'हर बार': -1.5,
+    'समझ ही नहीं': -2, 'लेना देना नहीं': -1.5, 'क्या बात करूं': -1.5,
+    // Gratitude for something done, not a closing formula.
+    'याद दिलाने': 1.5, 'याद दिला दिया': 1.5, 'ठीक लग रहा': 1.5, 'सुनना है': 1,
   },
   // ना is left out: in calls it is a tag particle ("अच्छा है ना?", "बताइए ना") far more often than a negator.
   negatorsBefore: ['नहीं', 'नही'],
@@ -50,4 +55,6 @@ export const hindiSentiment: SentimentLexicon = {
   },
   // पर is left out: it is the postposition "on" ("व्हाट्सऐप पर") more often than "but".
   contrastWords: ['लेकिन', 'मगर', 'किंतु', 'परंतु'],
+  // Said twice in a row, these dismiss rather than agree (see SentimentLexicon.flatAgreements).
+  flatAgreements: ['हाँ', 'हां', 'ठीक है', 'अच्छा', 'जी', 'ओके', 'पता है'],
 };

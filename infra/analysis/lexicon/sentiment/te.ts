@@ -8,7 +8,7 @@ export const teluguSentiment: SentimentLexicon = {
   valences: {
     // Positive
     'బాగుంది': 2, 'బాగున్నది': 2, 'బాగుంటుంది': 1.5, 'బావుంది': 2, 'మంచి': 1.5, 'మంచిది': 1.5,
-    'అద్భుత*': 3, 'సూపర్*': 2, 'ధన్యవాద*': 1, 'థ్యాంక్స్': 1, 'థాంక్స్': 1, 'థ్యాంక్యూ': 1,
+    'అద్భుత*': 3, 'సూపర్': 2, 'సూపర్‌గా': 2, 'ధన్యవాద*': 1, 'థ్యాంక్స్': 1, 'థాంక్స్': 1, 'థ్యాంక్యూ': 1,
     'థాంక్యూ': 1, 'కృతజ్ఞత*': 1, 'సంతోష*': 2, 'ఆనంద*': 2, 'సంతృప్తి*': 2, 'నచ్చింది': 1.5,
     'నచ్చుతుంది': 1.5, 'ఇష్టం': 1.5, 'సహాయ*': 1, 'సులభ*': 1, 'సౌకర్య*': 1, 'లాభ*': 1.5,
     'నమ్మకం': 1.5, 'బెస్ట్': 2, 'శుభాకాంక్షలు': 2, 'భేష్': 2, 'పర్వాలేదు': 0.5, 'పర్లేదు': 0.5,
@@ -36,6 +36,12 @@ export const teluguSentiment: SentimentLexicon = {
     // carry their negator, so they stay negative instead of reading as a negated negative.
     'మళ్ళీ మళ్ళీ': -1.5, 'పదే పదే': -1.5, 'ఎన్ని సార్లు': -1.5, 'ఎన్నిసార్లు': -1.5,
     'మాట్లాడను': -1.5, 'మాట్లాడాలని లేదు': -1.5,
+    // Exasperation and grievance without a sentiment word (issue 18): repeated contact, curt stops.
+    'తిప్పించారు': -2, 'ఫోన్ పెట్టేయండి': -1.5, 'చెప్పాను కదా': -1.5, 'అరిచాడు': -2, 'ఏడ్చింది': -2,
+    'ఇదేనా పద్ధతి': -2, 'కంప్లైంట్*': -1.5, 'పని అవ్వదు': -1.5, 'చాలు': -1.5, 'వినరా': -2,
+    'రోజూ ఇదే': -1.5, 'సూపర్‌వైజర్*': 0,
+    // Gratitude for something done, not a closing formula.
+    'గుర్తు చేసిన*': 1.5, 'మంచి వార్త': 2, 'వినాలి': 1,
   },
   negatorsBefore: [],
   negatorWordsBefore: 0,
@@ -46,4 +52,6 @@ export const teluguSentiment: SentimentLexicon = {
     'కొంచెం': 0.7, 'కాస్త': 0.7,
   },
   contrastWords: ['కానీ', 'కాని', 'అయినా', 'అయితే'],
+  // Said twice in a row, these dismiss rather than agree (see SentimentLexicon.flatAgreements).
+  flatAgreements: ['అవును', 'సరే', 'ఓకే', 'ఆ', 'తెలుసు'],
 };

@@ -14,12 +14,14 @@ export const englishIntents: IntentLexicon = {
       ['roll over', 3], ['count me in', 2], ['book it', 2],
       ['yes please', 1], ['i want to buy', 3], ['i would like to', 1], ['want to hear more', 1],
       ['what are the documents', 1], ['documents list', 1], ['what documents', 1],
+      ['keep it going', 2], ['get it extended', 3], ['extended', 2], ['i would like to continue', 2],
     ],
     not_interested: [
       ['not interested', 3], ['no interest', 2], ["don't want", 2], ['do not want', 2], ["don't need", 2],
       ['do not need', 2], ['not required', 2], ['no need', 2], ['no thanks', 2], ['no thank you', 2],
       ['not looking', 2], ["i'll pass", 2], ['not for me', 2], ['not keen', 2], ['already have', 1],
       ['not buying', 2], ['not taking', 2], ['not now', 1], ['maybe later', 1],
+      ['we\'ll pass', 2], ['pass for now', 2], ['already taken care', 2],
     ],
     payment_promise: [
       ['i will pay', 3], ["i'll pay", 3], ['will pay', 2], ['will make the payment', 3], ['make the payment by', 3],
@@ -28,6 +30,7 @@ export const englishIntents: IntentLexicon = {
       ['i can pay', 2], ['clear the dues', 2], ['clear it by', 2], ['will deposit', 2], ['promise', 2],
       ['definitely pay', 3], ["i'll clear", 2], ['i will clear', 2], ["i'll settle", 2], ['pay next week', 3],
       ['pay on', 1], ['pay after', 1], ['will be paid', 2], ["i'll send the money", 3], ['send the amount', 2],
+      ['i can manage', 2], ['i will manage', 2], ['i\'ll manage', 2],
     ],
     payment_query: [
       ['how much', 2], ['outstanding', 2], ['balance', 1], ['due date', 2], ['due amount', 2], ['amount due', 2],
@@ -87,6 +90,5 @@ export const englishIntents: IntentLexicon = {
   },
   loanWords: ['loan', 'loans'],
   renewalWords: [
-    'renew', 'renewal', 'renewed', 'renewing', 'extend', 'extension', 'rollover', 'roll over', 'roll it over',
-  ],
+    'renew', 'renewal', 'renewed', 'renewing', 'extend', 'extension', 'rollover', 'roll over', 'roll it over', 'extended', 'keep it going'],
 };

@@ -50,6 +50,7 @@ export const hinglishIntents: IntentLexicon = {
       ['abhi busy', 2], ['busy hoon', 2], ['busy hun', 2], ['meeting mein', 2], ['gaadi chala raha', 2],
       ['drive kar raha', 2], ['abhi baat nahi', 2], ['abhi time nahi', 2], ['thodi der mein', 2], ['ghante baad', 2],
       ['baad mein', 1], ['baad me', 1],
+      ['weekend pe call', 3], ['call karoge', 2], ['weekend pe', 1],
     ],
     human_agent_request: [
       ['kisi insaan', 3], ['insaan se baat', 3], ['insan se baat', 3], ['aadmi se baat', 3], ['asli aadmi', 3],
@@ -67,6 +68,7 @@ export const hinglishIntents: IntentLexicon = {
       ['nahi jaanti', 2], ['ko nahi jaanta', 3], ['ko nahi janta', 3], ['mera number hai', 2],
       ['number mera hai', 2], ['yeh number mera', 2], ['unka number nahi', 3],
       ['main woh nahi', 2],
+      ['record update karo', 2], ['naam ka koi', 3], ['koi yahan nahi', 3], ['mera naya number', 2], ['yahan nahi hai', 2],
     ],
   },
   loanWords: ['loan', 'karz', 'karza'],

@@ -63,6 +63,7 @@ export const hinglishSentiment: SentimentLexicon = {
     'jyada': 1.3, 'zyaada': 1.3, 'ekdum': 1.3, 'ekdam': 1.3, 'bilkul': 1.3, 'sabse': 1.4, 'kaafi': 1.2,
     'kafi': 1.2, 'bada': 1.2, 'badi': 1.2, 'itna': 1.2, 'itni': 1.2, 'thoda': 0.7, 'thodi': 0.7,
     'zara': 0.8, 'jara': 0.8,
+
   },
   // "par" is left out: it is the postposition "on" ("WhatsApp par") more often than "but".
   contrastWords: ['lekin', 'magar', 'kintu'],

@@ -50,6 +50,7 @@ export const marathiSentiment: SentimentLexicon = {
     'खूप': 1.4, 'खूपच': 1.5, 'फार': 1.4, 'फारच': 1.5, 'अतिशय': 1.5, 'एकदम': 1.3, 'लय': 1.3,
     'जास्त': 1.2, 'अगदी': 1.3, 'किती': 1.2, 'इतका': 1.2, 'इतकी': 1.2, 'इतकं': 1.2, 'थोडा': 0.7,
     'थोडी': 0.7, 'थोडं': 0.7, 'जरा': 0.8,
+    'अजिबात': 1.5, 'एकदमच': 1.4,
   },
   contrastWords: ['पण', 'परंतु', 'मात्र', 'तरीही'],
   // Said twice in a row, these dismiss rather than agree (see SentimentLexicon.flatAgreements).

@@ -53,6 +53,7 @@ export const tamilSentiment: SentimentLexicon = {
   intensifiers: {
     'ரொம்ப': 1.4, 'ரொம்பவே': 1.5, 'மிகவும்': 1.4, 'மிக': 1.3, 'செம': 1.5, 'நிறைய': 1.2, 'அதிக': 1.2,
     'ரொம்பவும்': 1.5, 'கொஞ்சம்': 0.7, 'சற்று': 0.7,
+    'சுத்த': 1.5,
   },
   contrastWords: ['ஆனா', 'ஆனால்', 'ஆனாலும்'],
   // Said twice in a row, these dismiss rather than agree (see SentimentLexicon.flatAgreements).

@@ -50,6 +50,7 @@ export const teluguSentiment: SentimentLexicon = {
   intensifiers: {
     'చాలా': 1.4, 'బాగా': 1.3, 'ఎంతో': 1.3, 'మరీ': 1.3, 'అతి': 1.4, 'మహా': 1.4, 'చాలానే': 1.5,
     'కొంచెం': 0.7, 'కాస్త': 0.7,
+    'అస్సలు': 1.5, 'మరీను': 1.3,
   },
   contrastWords: ['కానీ', 'కాని', 'అయినా', 'అయితే'],
   // Said twice in a row, these dismiss rather than agree (see SentimentLexicon.flatAgreements).

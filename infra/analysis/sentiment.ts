@@ -9,10 +9,12 @@
  *     negative becomes only mildly positive (x -0.3), because "no problem" is reassurance, not praise, and
  *     "don't bother me" is not praise at all,
  *   - halved before a "but" word and raised by half after it, within the segment.
- * A speaker's score is the sum of their segments' valences normalised into [-1, 1] as sum / sqrt(sum² + 15).
+ * Each turn is then read as a whole (textValence): a dismissive repeated agreement and a pleasantry before a
+ * complaint are not pleasure. A speaker's score is the sum of their turns' valences, later turns weighted more
+ * (recencyWeights; courtesy-strength words are not weighted), normalised into [-1, 1] as sum / sqrt(sum² + 15).
  *
- * `overall` is the customer's score when the transcript has a customer (an agent's scripted courtesy says
- * little about how the call went); otherwise all speakers pooled.
+ * `overall` is the customer's score (an agent's scripted courtesy says nothing about how the call went); without
+ * role labels, that of everyone but the speaker who opened the call.
  */
 import type { SentimentBucket, SentimentResult, TranscriptSegment } from './port.ts';
 import { lexiconKeysForWords, type LexiconKey } from '../../domain/shared/text/lexicon-selection.ts';

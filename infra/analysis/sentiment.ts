@@ -273,7 +273,8 @@ function customerVoice(segments: readonly TranscriptSegment[]): TranscriptSegmen
 }
 
 export function analyzeSentiment(segments: readonly TranscriptSegment[], language: string): SentimentResult {
-  const inOrder = [...segments].sort((a, b) => a.start_time - b.start_time);
+  // Turns are taken in transcript order (time order, as transcripts are produced): no sort, linear time.
+  const inOrder = segments;
   const valenceOf = new Map<TranscriptSegment, TurnValence>();
   const turnsBySpeaker = new Map<string, TranscriptSegment[]>();
   for (const segment of inOrder) {

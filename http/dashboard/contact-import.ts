@@ -54,9 +54,21 @@ export async function parseContactsCsv(text: string): Promise<ParsedCsv> {
 /** Target field → CSV column index. */
 export type ColumnMapping = Record<string, number>;
 
-/** The fields to map: phone, name, then the script's variables. */
+/**
+ * Columns a file may have but need not (each can be left unmapped): the contact's own time zone (`timezone`, which
+ * the compliance calling windows use) and when the contact consented (`consent_given_at`; sent as the reserved
+ * `consent` field, `{given_at, purpose}`, for the campaign's purpose, which a promotional campaign needs).
+ */
+export const OPTIONAL_TARGETS = ['timezone', 'consent_given_at'] as const;
+
+/** The optional columns for a script: those it does not use itself (a script that says {timezone} needs it). */
+export function optionalTargets(variables: readonly string[]): string[] {
+  return OPTIONAL_TARGETS.filter((target) => !variables.includes(target));
+}
+
+/** The fields to map: phone, name, the script's variables (all required), then the optional columns. */
 export function mappingTargets(variables: readonly string[]): string[] {
-  return ['phone', 'name', ...variables.filter((variable) => variable !== 'phone' && variable !== 'name')];
+  return ['phone', 'name', ...variables.filter((variable) => variable !== 'phone' && variable !== 'name'), ...optionalTargets(variables)];
 }
 
 /** A first guess: a column whose header is the field's name (case and spaces ignored), else a phone/mobile column. */
@@ -66,6 +78,7 @@ export function guessMapping(header: readonly string[], targets: readonly string
   for (const target of targets) {
     let index = header.findIndex((column) => normal(column) === normal(target));
     if (index === -1 && target === 'phone') index = header.findIndex((column) => /phone|mobile|number|msisdn/i.test(column));
+    if (index === -1 && target === 'consent_given_at') index = header.findIndex((column) => /consent/i.test(column));
     if (index !== -1) mapping[target] = index;
   }
   return mapping;
@@ -79,42 +92,56 @@ export interface RowError {
 }
 
 export interface MappedContacts {
-  contacts: Record<string, string>[];
+  contacts: Record<string, unknown>[];
   errors: RowError[];
 }
 
-/** The contacts the mapping gives, and every row's problems. An empty cell is a missing value. */
-export async function mapContacts(csv: ParsedCsv, mapping: ColumnMapping, targets: readonly string[]): Promise<MappedContacts> {
+/**
+ * The contacts the mapping gives, and every row's problems. An empty cell is a missing value (for an optional
+ * column: none for that contact). `purpose` is the campaign's: a consent date is a consent for it.
+ */
+export async function mapContacts(
+  csv: ParsedCsv,
+  mapping: ColumnMapping,
+  targets: readonly string[],
+  { purpose = 'service', optional = OPTIONAL_TARGETS }: { purpose?: string; optional?: readonly string[] } = {},
+): Promise<MappedContacts> {
+  const isOptional = (target: string) => optional.includes(target);
   const errors: RowError[] = [];
   for (const target of targets) {
-    if (mapping[target] === undefined) errors.push({ line: 1, field: target, message: `Choose the column that holds ${target}.` });
+    if (mapping[target] === undefined && !isOptional(target)) errors.push({ line: 1, field: target, message: `Choose the column that holds ${target}.` });
   }
   if (errors.length) return { contacts: [], errors };
   const firstLineOf = new Map<string, number>();
-  const contacts: Record<string, string>[] = [];
+  const contacts: Record<string, unknown>[] = [];
+  const variables = targets.slice(2).filter((target) => !isOptional(target));
   for (let index = 0; index < csv.rows.length; index++) {
     if (index > 0 && index % CHECK_SLICE_ROWS === 0) await nextTurn();
     const row = csv.rows[index]!;
     const line = index + 2;
-    const contact: Record<string, string> = {};
+    const contact: Record<string, unknown> = {};
     for (const target of targets) {
+      if (mapping[target] === undefined) continue;
       const value = row[mapping[target]!] ?? '';
-      if (value !== '') contact[target] = value;
+      if (value === '') continue;
+      if (target === 'consent_given_at') contact.consent = { given_at: value, purpose };
+      else contact[target] = value;
     }
     try {
       validateContacts([contact as { phone: string; name: string }], index);
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
       const field = String(error.details.field ?? '').replace(/^contacts\[\d+\]\.?/, '') || 'row';
-      errors.push({ line, field, message: `${field}: expected ${String(error.details.expected ?? error.message)}${contact[field] !== undefined ? `, got "${contact[field]}"` : ''}` });
+      const got = field === 'consent.given_at' ? (contact.consent as { given_at: string }).given_at : contact[field];
+      errors.push({ line, field, message: `${field}: expected ${String(error.details.expected ?? error.message)}${typeof got === 'string' ? `, got "${got}"` : ''}` });
     }
-    const phone = contact.phone;
+    const phone = typeof contact.phone === 'string' ? contact.phone : undefined;
     if (phone !== undefined) {
       const earlier = firstLineOf.get(phone);
       if (earlier !== undefined) errors.push({ line, field: 'phone', message: `phone ${phone} is already on line ${earlier}` });
       else firstLineOf.set(phone, line);
     }
-    for (const target of targets.slice(2)) {
+    for (const target of variables) {
       if (contact[target] === undefined) errors.push({ line, field: target, message: `${target}: empty; the script uses {${target}}` });
     }
     contacts.push(contact);

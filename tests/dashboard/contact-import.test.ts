@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { CsvImportError, guessMapping, mapContacts, mappingTargets, parseContactsCsv } from '../../http/dashboard/contact-import.ts';
+import { CsvImportError, guessMapping, mapContacts, mappingTargets, optionalTargets, parseContactsCsv } from '../../http/dashboard/contact-import.ts';
 import { highlightRuns } from '../../http/dashboard/highlight.ts';
 import { csrfTokenMatches, SESSION_IDLE_MS, SessionStore } from '../../http/dashboard/sessions.ts';
 
@@ -10,11 +10,27 @@ test('a CSV with a BOM, quotes and Indic text parses; its columns are guessed fr
   assert.equal(csv.header, ['Mobile', 'Name', 'Amount']);
   assert.equal(csv.rows[0], ['+919810000001', 'Sharma, Sunita', '5000']);
   const targets = mappingTargets(['amount', 'name']);
-  assert.equal(targets, ['phone', 'name', 'amount']);
+  assert.equal(targets, ['phone', 'name', 'amount', 'timezone', 'consent_given_at']);
   assert.equal(guessMapping(csv.header, targets), { phone: 0, name: 1, amount: 2 });
   const mapped = await mapContacts(csv, { phone: 0, name: 1, amount: 2 }, targets);
   assert.equal(mapped.errors, []);
   assert.equal(mapped.contacts[1], { phone: '+919810000002', name: 'सुनीता', amount: '6000' });
+});
+
+test('optional columns: the contact\'s zone and a consent date for the campaign\'s purpose; a bad one reported at its line; a script that uses {timezone} needs it', async () => {
+  const csv = await parseContactsCsv('phone,name,tz,Consent date\n+919810000001,A,Asia/Dubai,2026-01-15T10:00:00+05:30\n+919810000002,B,,\n+919810000003,C,Mars/Base,yesterday\n');
+  const targets = mappingTargets([]);
+  const mapping = { ...guessMapping(csv.header, targets), timezone: 2 };
+  assert.equal(mapping, { phone: 0, name: 1, consent_given_at: 3, timezone: 2 });
+  const mapped = await mapContacts(csv, mapping, targets, { purpose: 'promotional', optional: optionalTargets([]) });
+  assert.equal(mapped.contacts[0], { phone: '+919810000001', name: 'A', timezone: 'Asia/Dubai', consent: { given_at: '2026-01-15T10:00:00+05:30', purpose: 'promotional' } });
+  assert.equal(mapped.contacts[1], { phone: '+919810000002', name: 'B' }, 'empty cells: no zone, no consent');
+  assert.equal(mapped.errors.map((error) => [error.line, error.field]), [[4, 'timezone']], 'the first problem of a row, in the domain\'s words');
+  const unmapped = await mapContacts(csv, { phone: 0, name: 1 }, targets, { optional: optionalTargets([]) });
+  assert.ok(unmapped.errors.every((error) => error.line !== 1), 'optional columns may stay unmapped');
+  assert.equal(optionalTargets(['timezone']), ['consent_given_at']);
+  const needed = await mapContacts(csv, { phone: 0, name: 1 }, mappingTargets(['timezone']), { optional: optionalTargets(['timezone']) });
+  assert.equal(needed.errors[0], { line: 1, field: 'timezone', message: 'Choose the column that holds timezone.' });
 });
 
 test('every bad row is reported with its line, in the campaign domain\'s words', async () => {

@@ -6,7 +6,7 @@ import { findCampaign, type CampaignDocument } from '../../../projections/campai
 import { unwrap } from '../api-client.ts';
 import { redirectWithFlash } from '../respond.ts';
 import { CampaignDrafts } from '../campaign-drafts.ts';
-import { CsvImportError, guessMapping, mapContacts, mappingTargets, parseContactsCsv, type ColumnMapping, type RowError } from '../contact-import.ts';
+import { CsvImportError, guessMapping, mapContacts, mappingTargets, optionalTargets, parseContactsCsv, type ColumnMapping, type RowError } from '../contact-import.ts';
 import type { DashboardContext } from '../env.ts';
 import { liveFragments } from '../live-stream.ts';
 import { inPlace, Badge, canWrite, CsrfField, Empty, ErrorBox, Layout, Pager, Time, ZoneNote, type Viewer } from '../view.tsx';
@@ -103,7 +103,7 @@ export function campaignPages(app: DashboardApp, { readDb }: PageDeps) {
     if (!script.ok) return renderNewCampaign(c, { settings, error: 'Choose a script.' });
     const draftId = drafts.add({ keyId: c.get('principal').keyId, csv, fileName: file.name, settings });
     const targets = mappingTargets(script.body.variables);
-    return renderMapping(c, drafts, draftId, targets, guessMapping(csv.header, targets), undefined);
+    return renderMapping(c, drafts, draftId, targets, optionalTargets(script.body.variables), guessMapping(csv.header, targets), undefined);
   });
 
   /** Step 2 → 3: check every row with the chosen mapping; create when asked and nothing is wrong. */
@@ -119,11 +119,11 @@ export function campaignPages(app: DashboardApp, { readDb }: PageDeps) {
       const value = form[`map_${target}`];
       if (typeof value === 'string' && value !== '' && Number.isInteger(Number(value))) mapping[target] = Number(value);
     }
-    const mapped = await mapContacts(draft.csv, mapping, targets);
-    if (mapped.errors.length > 0 || form.intent !== 'create') return renderMapping(c, drafts, draftId, targets, mapping, mapped.errors);
+    const mapped = await mapContacts(draft.csv, mapping, targets, { purpose: draft.settings.purpose || 'service', optional: optionalTargets(script.variables) });
+    if (mapped.errors.length > 0 || form.intent !== 'create') return renderMapping(c, drafts, draftId, targets, optionalTargets(script.variables), mapping, mapped.errors);
     const body = campaignBody(draft.settings, mapped.contacts, c.get('viewer').timeZone);
     const created = await c.get('api').send<Campaign>('POST', '/campaigns', body, `dash-${draftId}`);
-    if (!created.ok) return renderMapping(c, drafts, draftId, targets, mapping, [], created.error);
+    if (!created.ok) return renderMapping(c, drafts, draftId, targets, optionalTargets(script.variables), mapping, [], created.error);
     drafts.remove(draftId);
     return redirectWithFlash(c, `/campaigns/${created.body.id}`, 'ok', `Campaign "${created.body.name}" created with ${created.body.total_contacts} contacts.`);
   });
@@ -227,6 +227,13 @@ export function campaignPages(app: DashboardApp, { readDb }: PageDeps) {
   });
 }
 
+const TARGET_LABEL: Record<string, string> = {
+  phone: 'phone (E.164)',
+  name: 'name',
+  timezone: "the contact's time zone (optional; IANA, e.g. Asia/Kolkata; the calling windows use it)",
+  consent_given_at: 'when the contact consented (optional; ISO 8601 with offset, e.g. 2026-01-15T10:00:00+05:30; a consent for this campaign\'s purpose, which a promotional campaign needs)',
+};
+
 const PURPOSE_LABEL: Record<(typeof CALL_PURPOSES)[number], string> = { service: 'Service', promotional: 'Promotional', recovery: 'Recovery (collections)' };
 
 const ACTION_LABEL = { start: 'Start now', pause: 'Pause', resume: 'Resume', stop: 'Stop' } as const;
@@ -273,7 +280,7 @@ function pickSettings(form: Record<string, unknown>): Record<string, string> {
 }
 
 /** The API body from the form's settings: blank fields are left out (the API's defaults apply). */
-function campaignBody(settings: Record<string, string>, contacts: Record<string, string>[], zone: string) {
+function campaignBody(settings: Record<string, string>, contacts: Record<string, unknown>[], zone: string) {
   const number = (value: string | undefined) => (value ? Number(value) : undefined);
   return {
     name: settings.name ?? '',
@@ -324,7 +331,7 @@ async function renderNewCampaign(c: DashboardContext, { settings = {}, error }: 
             <select id="purpose" name="purpose" aria-describedby="purpose-help">
               {CALL_PURPOSES.map((purpose) => <option value={purpose} selected={(settings.purpose ?? 'service') === purpose}>{PURPOSE_LABEL[purpose]}</option>)}
             </select>
-            <p class="small muted" id="purpose-help">Recovery calls follow the RBI recovery rules (08:00–19:00 local, attempt caps); promotional calls need each contact's recorded consent (give it through the API's <code>consent</code> contact field: a contact without one is not called) and are never placed to a number on the do-not-call list.</p>
+            <p class="small muted" id="purpose-help">Recovery calls follow the RBI recovery rules (08:00–19:00 local, attempt caps); promotional calls need each contact's consent (a column with the date it was given, mapped in the next step: a contact without one is not called) and are never placed to a number on the do-not-call list.</p>
           </div>
           <div class="field">
             <label for="contacts">Contacts (CSV with a header line, up to 100,000 rows; e.g. phone,name,amount)</label>
@@ -357,7 +364,7 @@ async function renderNewCampaign(c: DashboardContext, { settings = {}, error }: 
   );
 }
 
-function renderMapping(c: DashboardContext, drafts: CampaignDrafts, draftId: string, targets: string[], mapping: ColumnMapping, errors: RowError[] | undefined, apiError?: { code: string; message: string; details: Record<string, unknown> }) {
+function renderMapping(c: DashboardContext, drafts: CampaignDrafts, draftId: string, targets: string[], optional: readonly string[], mapping: ColumnMapping, errors: RowError[] | undefined, apiError?: { code: string; message: string; details: Record<string, unknown> }) {
   const viewer = c.get('viewer');
   const draft = drafts.get(draftId, c.get('principal').keyId);
   if (!draft) return redirectWithFlash(c, '/campaigns/new', 'error', 'That upload expired; choose the file again.');
@@ -382,9 +389,9 @@ function renderMapping(c: DashboardContext, drafts: CampaignDrafts, draftId: str
         <input type="hidden" name="draft" value={draftId} />
         {targets.map((target) => (
           <div class="field">
-            <label for={`map_${target}`}>Column for {target === 'phone' ? 'phone (E.164)' : target === 'name' ? 'name' : `{${target}} (used by the script)`}</label>
+            <label for={`map_${target}`}>Column for {target === 'phone' || target === 'name' || optional.includes(target) ? TARGET_LABEL[target] : `{${target}} (used by the script)`}</label>
             <select id={`map_${target}`} name={`map_${target}`}>
-              <option value="">Choose a column</option>
+              <option value="">{optional.includes(target) ? 'Not in the file' : 'Choose a column'}</option>
               {csv.header.map((column, index) => <option value={String(index)} selected={mapping[target] === index}>{column}</option>)}
             </select>
           </div>

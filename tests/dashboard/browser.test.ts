@@ -141,6 +141,7 @@ dashboard('create a campaign from a CSV: column mapping, row errors before submi
   await page.click('text=Next: map columns');
   // The phone column is guessed from "Mobile"; "Customer Name" is mapped by hand.
   assert.is(await page.inputValue('#map_phone'), '0');
+  assert.is(await page.inputValue('#map_consent_given_at'), '', 'optional columns start as "Not in the file"');
   await page.selectOption('#map_name', { label: 'Customer Name' });
   await page.click('button[value=check]');
   const errors = await page.textContent('.errors') ?? '';

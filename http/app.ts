@@ -33,7 +33,7 @@ import { apiReferenceRoutes } from './openapi.ts';
 import { analyticsSearchRoutes } from './routes/analytics-search.ts';
 import { apiKeyRoutes } from './routes/api-keys.ts';
 import { callRoutes } from './routes/calls.ts';
-import { operationsRoutes } from './routes/operations.ts';
+import { operationsRoutes, type NodeIdentity } from './routes/operations.ts';
 import { recordingRoutes } from './routes/recordings.ts';
 import { reportRoutes } from './routes/reports.ts';
 import { scriptRoutes } from './routes/scripts.ts';
@@ -62,6 +62,8 @@ export interface HttpPorts {
   projections: ReadModelProgress & { status(): Promise<ProjectionStatus[]> };
   processes: { status(): Promise<ProcessStatus[]> };
   store: Pick<EventStore, 'ping'>;
+  /** This node (GET /health); a `worker` node serves only the operations endpoints (service.ts). */
+  node: NodeIdentity;
   blobs: BlobStore;
   recordingLinks: RecordingLinks;
   reportLinks: ReportLinks;

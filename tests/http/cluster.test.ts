@@ -178,4 +178,43 @@ cluster('SIGKILL the leader: another node leads within 10 s and fires the timer 
   assert.equal(dialed, [...phones].sort(), 'every contact dialed exactly once');
 });
 
+cluster('the killed node rejoins as a follower; the leader killed in the middle of a campaign: the campaign completes on the new leader, no attempt placed twice', async () => {
+  const dead = nodes.find((node) => !node.alive)!;
+  await dead.server.restart();
+  dead.alive = true;
+  const [leaderName] = await waitFor('one leader', leaders, (names) => names.length === 1, 15_000);
+  assert.is.not(leaderName, dead.name, 'the rejoining node follows the current leader');
+  const leader = nodes.find((node) => node.name === leaderName)!;
+  const phones = Array.from({ length: 300 }, (_, index) => `+91${9_700_000_000 + index * 10 + 3 + (index % 5)}`);
+  const created = await apis.n3!.post('/v1/campaigns', {
+    name: 'Failover mid-campaign',
+    script_id: scriptId,
+    language: 'hi-IN',
+    recording_enabled: false,
+    contacts: phones.map((phone, index) => ({ phone, name: `Customer ${index}`, amount: 50_000, lender: 'Sahay Finance' })),
+  });
+  assert.is(created.status, 201, created.text);
+  assert.is((await apis.n3!.patch(`/v1/campaigns/${created.body.id}`, { action: 'start' })).status, 200);
+  await waitFor('the first calls', () => apis.n3!.get(`/v1/campaigns/${created.body.id}`), (r) => r.body.calls_made >= 20, 60_000);
+  process.kill(leader.server.pid!, 'SIGKILL');
+  leader.alive = false;
+  await waitFor('the old leader is gone', () => health(leader.server), (answer) => answer === null, 5_000);
+  await waitFor('a new leader', leaders, (names) => names.length === 1, 30_000);
+  const done = await waitFor('the campaign completed', () => apis.n3!.get(`/v1/campaigns/${created.body.id}`), (r) => r.body.status === 'completed', 120_000);
+  const calls: Array<{ id: string; contact: { phone: string } }> = [];
+  for (let offset = 0; ; offset += 100) {
+    const page = await apis.n3!.get(`/v1/calls?campaign_id=${created.body.id}&limit=100&offset=${offset}`);
+    assert.is(page.status, 200, page.text);
+    calls.push(...page.body.data);
+    if (offset + 100 >= page.body.total) break;
+  }
+  assert.is(calls.length, done.body.calls_made, 'every reserved attempt was placed');
+  assert.is(new Set(calls.map((call) => call.id)).size, calls.length);
+  // One attempt per contact (max_attempts 1): a call the kill cut off is failed as interrupted, never redialed.
+  const perPhone = new Map<string, number>();
+  for (const call of calls) perPhone.set(call.contact.phone, (perPhone.get(call.contact.phone) ?? 0) + 1);
+  assert.is(perPhone.size, phones.length, 'every contact dialed');
+  assert.equal([...perPhone.values()].filter((count) => count > 1), [], 'no contact dialed twice');
+});
+
 cluster.run();

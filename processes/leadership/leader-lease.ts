@@ -73,22 +73,30 @@ export class LeaderLease {
     this.tick();
   }
 
-  /** Stops the loop and the work; a leader releases its lease so the next node takes over at once. */
+  /**
+   * Stops the loop and the work; a leader releases its lease so the next node takes over at once. The work stops
+   * while the term still fences its appends, so calls in flight record their results (unless the stop outlasts
+   * the lease and another node takes over first: then they are fenced off, as after a crash).
+   */
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
     await this.ticking;
     const term = this.term;
-    await this.depose('stopping');
-    if (term !== null) {
-      await this.ports.store
-        .append(LEASE_STREAM, [this.event('LeaderLeaseReleased', { node_id: this.options.nodeId, term, checkpoints: this.leadership.checkpoints() })], {
-          expectedRevision: 'any',
-          fence: { stream: TERMS_STREAM, revision: term },
-        })
-        .catch((error: unknown) => this.ports.logger.warn({ err: error }, 'could not release the leader lease; the next leader waits for it to expire'));
+    if (term === null) {
+      await this.work;
+      return;
     }
+    this.ports.logger.info({ node_id: this.options.nodeId, term }, 'stopping: the singleton work ends, then the lease is released');
+    this.work = this.work.then(() => this.leadership.end()).catch((error: unknown) => this.ports.logger.error({ err: error }, 'singleton work failed to stop'));
     await this.work;
+    await this.ports.store
+      .append(LEASE_STREAM, [this.event('LeaderLeaseReleased', { node_id: this.options.nodeId, term, checkpoints: this.leadership.checkpoints() })], {
+        expectedRevision: 'any',
+        fence: { stream: TERMS_STREAM, revision: term },
+      })
+      .catch((error: unknown) => this.ports.logger.warn({ err: error }, 'could not release the leader lease; the next leader waits for it to expire'));
+    this.term = null;
   }
 
   /** One round now (tests call it; the loop calls it on its interval). Resolves when the round is done. */

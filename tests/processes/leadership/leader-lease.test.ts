@@ -21,14 +21,20 @@ function node(path: string, nodeId: string, clock: { now: number }, candidate = 
   const store = createSqliteEventStore(path, { synchronous: 'normal' });
   const log: string[] = [];
   let position = 0;
+  // Ending, the work records a last result through the fenced store (as calls in flight do when the runner stops).
   const work: LeadershipWork = {
     async begin(term: number, published: ProcessCheckpoints) {
       log.push(`begin ${term} ${JSON.stringify(published)}`);
     },
     async end() {
-      log.push('end');
+      try {
+        await singleton.append(`results-${nodeId}`, [event('LastResult')], { expectedRevision: 'any' });
+        log.push('end, last result stored');
+      } catch (error) {
+        log.push(error instanceof FencedOff ? 'end, last result fenced off' : `end, ${String(error)}`);
+      }
     },
-    checkpoints: () => ({ dialer: (position += 10) }),
+    checkpoints: () => ({ dialer: (position += 10), [`by ${nodeId}`]: 1 }),
   };
   const loop = new LeaderLease({ store, logger }, work, { nodeId, candidate, ttlMs: TTL, pollMs: 60_000, now: () => clock.now });
   const singleton: EventStore = fencedStore(store, () => loop.fence);
@@ -63,7 +69,7 @@ lease('one node leads; a paused leader is replaced after expiry and its late com
     clock.now += 2_500;
     await a.round();
     const renewals = await a.store.readStream(LEASE_STREAM);
-    assert.equal(renewals.map((e) => [e.type, e.data.term, e.data.checkpoints]), [['LeaderLeaseRenewed', 0, { dialer: 10 }]]);
+    assert.equal(renewals.map((e) => [e.type, e.data.term, e.data.checkpoints]), [['LeaderLeaseRenewed', 0, { dialer: 10, 'by node-a': 1 }]]);
 
     // a pauses (no rounds). While its lease lasts, b follows.
     clock.now += TTL - 1_000;
@@ -73,7 +79,7 @@ lease('one node leads; a paused leader is replaced after expiry and its late com
     clock.now += 2_000;
     await b.round();
     assert.ok(b.loop.leading);
-    assert.equal(b.log, ['begin 1 {"dialer":10}']);
+    assert.equal(b.log, ['begin 1 {"dialer":10,"by node-a":1}']);
 
     // a wakes up still believing it leads: its late singleton command is fenced off, nothing is stored.
     assert.ok(a.loop.leading, 'a has not looked at the lease yet');
@@ -87,7 +93,7 @@ lease('one node leads; a paused leader is replaced after expiry and its late com
     // Its next round sees the newer term and stops its work; its renewal would have been fenced off too.
     await a.round();
     assert.not.ok(a.loop.leading);
-    assert.equal(a.log, ['begin 0 {}', 'end']);
+    assert.equal(a.log, ['begin 0 {}', 'end, last result fenced off'], 'a deposed leader stops as fenced off');
     // A node that does not lead has no fence: the fenced store refuses every append.
     try {
       await api.singleton.append('campaign-1', [event('NotLeader')], { expectedRevision: 'any' });
@@ -96,12 +102,14 @@ lease('one node leads; a paused leader is replaced after expiry and its late com
       assert.instance(error, FencedOff);
     }
 
-    // b stops cleanly: it releases, and a takes over at once (no waiting for expiry).
+    // b stops cleanly: its work ends while its term still fences (its last result is stored), then it releases,
+    // and a takes over at once (no waiting for expiry).
     await b.loop.stop();
-    assert.equal(b.log, ['begin 1 {"dialer":10}', 'end']);
+    assert.equal(b.log, ['begin 1 {"dialer":10,"by node-a":1}', 'end, last result stored']);
+    assert.not.ok(b.loop.leading);
     await a.round();
     assert.ok(a.loop.leading);
-    assert.equal(a.log.at(-1), 'begin 2 {"dialer":10}');
+    assert.equal(a.log.at(-1), 'begin 2 {"dialer":10,"by node-b":1}', 'from the checkpoints b published on release');
     assert.equal((await a.store.readStream(TERMS_STREAM)).map((e) => e.data.node_id), ['node-a', 'node-b', 'node-a']);
     await api.round();
     assert.not.ok(api.loop.leading, 'an api node never leads');

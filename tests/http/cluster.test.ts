@@ -91,7 +91,7 @@ cluster('a resource created on one node is readable on the others once they caug
   }
 });
 
-cluster('an Idempotency-Key sent to two nodes at once creates one resource; another body with the key is 409 on a third node', async () => {
+cluster('an Idempotency-Key sent to two nodes at once creates one resource, and every node replays its answer; another body with the key is 409 on a third node', async () => {
   const key = `cluster-${Date.now()}`;
   const body = { ...loanRenewalScript(), name: `Idempotent ${key}` };
   const [first, second] = await Promise.all([
@@ -100,6 +100,10 @@ cluster('an Idempotency-Key sent to two nodes at once creates one resource; anot
   ]);
   assert.equal([first.status, second.status], [201, 201], `${first.text} ${second.text}`);
   assert.is(second.body.id, first.body.id, 'one resource, answered by both nodes');
+  // The node that lost the claim waited for the winner's answer and replayed it.
+  assert.equal([first, second].map((r) => r.headers.get('idempotent-replayed')).sort(), ['true', null].sort());
+  const retried = await apis.n3!.post('/v1/scripts', body, { headers: { 'Idempotency-Key': key } });
+  assert.equal([retried.status, retried.headers.get('idempotent-replayed'), retried.body], [201, 'true', first.body]);
   const reused = await apis.n3!.post('/v1/scripts', { ...body, name: 'Another' }, { headers: { 'Idempotency-Key': key } });
   assert.is(reused.status, 409, reused.text);
   assert.is(reused.body.error.code, 'idempotency_key_reused');

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { randomUUID } from 'node:crypto';
 import { FencedOff, WrongExpectedVersion, type EventMetadata, type EventStore, type Fence, type RecordedEvent } from '../../infra/eventstore/port.ts';
 import type { Logger } from '../../infra/logger.ts';
+import { CURRENT_SCHEMA_VERSION } from '../../domain/upcasters.ts';
 import {
   currentLease,
   decideLease,
@@ -179,7 +180,7 @@ export class LeaderLease {
       correlation_id: randomUUID(),
       causation_id: null,
       occurred_at: new Date(this.now()).toISOString(),
-      schema_version: 1,
+      schema_version: CURRENT_SCHEMA_VERSION,
     };
     return { id: randomUUID(), type, data, metadata };
   }

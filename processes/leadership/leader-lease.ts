@@ -51,7 +51,7 @@ export class LeaderLease {
   private readonly now: () => number;
 
   constructor(
-    private readonly ports: { store: Pick<EventStore, 'readStream' | 'append'>; logger: Logger },
+    private readonly ports: { store: Pick<EventStore, 'readStream' | 'append' | 'listStreams'>; logger: Logger },
     private readonly leadership: LeadershipWork,
     private readonly options: LeaderLeaseOptions,
   ) {
@@ -156,6 +156,11 @@ export class LeaderLease {
     if (lastTerm) {
       this.records = { ...this.records, term: { revision: lastTerm.revision, event: asTermStarted(lastTerm) } };
       this.nextTermRevision = lastTerm.revision + 1;
+    }
+    if (this.nextLeaseRevision === 0) {
+      // On start only the newest renewal matters, and the stream grows by one every few seconds for ever.
+      const [info] = await this.ports.store.listStreams({ prefix: LEASE_STREAM, limit: 1 });
+      if (info?.stream === LEASE_STREAM) this.nextLeaseRevision = info.revision;
     }
     const leases = await this.ports.store.readStream(LEASE_STREAM, { fromRevision: this.nextLeaseRevision });
     const lastLease = leases.at(-1);

@@ -143,4 +143,30 @@ lease('two candidates racing for an expired lease: exactly one wins the term', a
   }
 });
 
+lease('a node joining late reads the newest renewal: past the first term\'s expiry but within the renewed lease, it follows', async () => {
+  const directory = mkdtempSync(join(tmpdir(), 'lease-late-'));
+  const path = join(directory, 'events.db');
+  const clock = { now: Date.parse('2026-11-26T10:00:00Z') };
+  const a = node(path, 'node-a', clock);
+  let late: ReturnType<typeof node> | null = null;
+  try {
+    await a.round();
+    for (let renewal = 0; renewal < 3; renewal++) {
+      clock.now += 2_500;
+      await a.round();
+    }
+    assert.is((await a.store.readStream(LEASE_STREAM)).length, 3);
+    clock.now += 2_000;
+    late = node(path, 'node-late', clock);
+    await late.round();
+    assert.equal([a.loop.leading, late.loop.leading], [true, false]);
+  } finally {
+    await a.loop.stop();
+    await late?.loop.stop();
+    await a.store.close();
+    await late?.store.close();
+    rmSync(directory, { recursive: true, force: true });
+  }
+});
+
 lease.run();

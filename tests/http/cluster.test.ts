@@ -71,6 +71,12 @@ cluster('/health names each node and its role; exactly one node leads, never the
     [['n1', 'all'], ['n2', 'all'], ['n3', 'api']],
   );
   assert.is(answers[2]!.leader, false);
+  const metrics = await Promise.all(nodes.map(async (node) => (await fetch(`${node.server.baseUrl}/metrics`)).text()));
+  assert.equal(
+    metrics.map((text) => /node_leader (\d)/.exec(text)?.[1]),
+    answers.map((answer) => (answer?.leader ? '1' : '0')),
+    'the node_leader gauge agrees with /health',
+  );
 });
 
 cluster('a resource created on one node is readable on the others once they caught up', async () => {

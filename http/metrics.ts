@@ -49,7 +49,7 @@ export class HttpMetrics {
     processGauge('process_dead_letters', 'Events a process manager set aside for a logic failure, not yet retried successfully (cli processes dead-letters).', (status) => status.dead_letters);
     new Gauge({
       name: 'node_leader',
-      help: '1 while this node runs the singleton work (always for a lone node; with CLUSTER=true, while it holds the leader lease), else 0.',
+      help: 'Whether this node runs the singleton work now: always for a lone node; with CLUSTER=true, while it holds the leader lease (1 yes, 0 no).',
       registers: [this.registry],
       collect() {
         this.set(sources.node.leading() ? 1 : 0);

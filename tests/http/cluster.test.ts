@@ -73,7 +73,7 @@ cluster('/health names each node and its role; exactly one node leads, never the
   assert.is(answers[2]!.leader, false);
   const metrics = await Promise.all(nodes.map(async (node) => (await fetch(`${node.server.baseUrl}/metrics`)).text()));
   assert.equal(
-    metrics.map((text) => /node_leader (\d)/.exec(text)?.[1]),
+    metrics.map((text) => /^node_leader (\d)$/m.exec(text)?.[1]),
     answers.map((answer) => (answer?.leader ? '1' : '0')),
     'the node_leader gauge agrees with /health',
   );

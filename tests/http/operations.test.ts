@@ -41,7 +41,7 @@ operations('/metrics: Prometheus text with request counts by route pattern, proj
   assert.match(metrics.text, 'projection_lag_events{projection="scripts"} 0');
   assert.match(metrics.text, 'process_manager_backlog_events');
   assert.match(metrics.text, /timers_pending \d+/);
-  assert.match(metrics.text, /node_leader 1/, 'a lone node leads');
+  assert.match(metrics.text, /^node_leader 1$/m, 'a lone node leads');
   assert.not.match(metrics.text, 'scr_one', 'raw paths never become labels');
 });
 

@@ -7,6 +7,8 @@
  *      127.0.0.1, the streaming download, ffmpeg, PocketSphinx, diarisation and every text feature.
  *   3. Text-analysis throughput and intent / sentiment accuracy per language on the labelled sets
  *      (bench/analysis-text.ts), the tuned set and the held-out slice reported separately.
+ *   4. Summary quality per language, before (main's summarizer) and after, on labelled calls
+ *      (bench/analysis-summary.ts): outcome, request and amount stated; boilerplate sentences chosen.
  *
  * Options: --minutes N (default 5), --runs N (speech runs, default 3), --job-runs N (default 2).
  */
@@ -25,6 +27,7 @@ import { encodeWav } from '../infra/speech/wav.ts';
 import { wordErrorRate } from '../infra/speech/wer.ts';
 import { createTranscriptionWorker } from '../processes/analysis/transcription-worker.ts';
 import { measureTextAnalysis, type AccuracyFigures } from './analysis-text.ts';
+import { BEFORE_COMMIT, measureSummaryQuality, printSummaryQuality } from './analysis-summary.ts';
 import { describe, measureSpeechRecognition, SCRIPT } from './speech.ts';
 
 function numberArgument(name: string, fallback: number): number {
@@ -148,3 +151,7 @@ for (const set of text.sets) {
   console.log(`\n  ${what}: ${relative(process.cwd(), set.dataPath)}`);
   printAccuracy([...set.byLanguage, set.overall]);
 }
+
+const summaries = await measureSummaryQuality();
+console.log(`\n4. Summary quality, before (summary.ts of ${BEFORE_COMMIT}) and after: share stating the outcome / the customer's request / the amount spoken; summaries with a boilerplate sentence (target 0)`);
+printSummaryQuality(summaries.results);

@@ -9,6 +9,8 @@ import { normalizeText } from '../../../domain/shared/text/normalize.ts';
 import { PhraseIndex } from '../phrase-index.ts';
 
 const MAX_NAME_WORDS = 4;
+const TAMIL_VOWEL_SIGN_I = '\u0BBF';
+const TAMIL_VIRAMA = '\u0BCD';
 
 /** Words that are never part of an organisation's name when they open the words before a "from" marker. */
 const NOT_A_NAME = new Set(
@@ -44,7 +46,7 @@ const PATTERNS: readonly OrganisationPattern[] = [
   // Marathi: "...मधून / ...कडून / ...तून बोलतोय" (fused to the name).
   { pattern: new RegExp(`${INDIC_WORDS}(?:मधून|मधुन|कडून|तून)\\s+(?:[\\p{L}\\p{M}]+\\s+)?(?:बोल|फोन|कॉल)`, 'u'), nameFollows: false },
   // Tamil: "...ல இருந்து / ...லிருந்து / ...இலிருந்து பேசுறேன்".
-  { pattern: new RegExp(`${INDIC_WORDS}(?:\\s*ல\\s+இருந்து|\\s+இருந்து|யிலிருந்து|இலிருந்து|ிலிருந்து|லிருந்து)\\s+(?:[\\p{L}\\p{M}]+\\s+)?(?:பேசு|அழை|கால்)`, 'u'), nameFollows: false },
+  { pattern: new RegExp(`${INDIC_WORDS}(?:\\s*ல\\s+இருந்து|\\s+இருந்து|யிலிருந்து|இலிருந்து|(ி)லிருந்து|லிருந்து)\\s+(?:[\\p{L}\\p{M}]+\\s+)?(?:பேசு|அழை|கால்)`, 'u'), nameFollows: false },
   // Telugu: "... నుంచి / నుండి మాట్లాడుతున్నాను".
   { pattern: new RegExp(`${INDIC_WORDS}\\s+(?:నుంచి|నుండి)\\s+(?:[\\p{L}\\p{M}]+\\s+)?(?:మాట్లాడ|కాల్|ఫోన్)`, 'u'), nameFollows: false },
 ];
@@ -67,6 +69,9 @@ export function callingOrganisation(agentText: string): string | null {
         words = words.slice(firstName);
       }
       words = words.slice(0, MAX_NAME_WORDS);
+      // Tamil fuses "from" onto the name with a vowel sign that replaces the name's final virama:
+      // ஃபைனான்ஸிலிருந்து is ஃபைனான்ஸ் + இலிருந்து.
+      if (match[2] === TAMIL_VOWEL_SIGN_I && words.length > 0) words[words.length - 1] += TAMIL_VIRAMA;
       if (words.length > 0) return words.join(' ');
     }
   }

@@ -194,15 +194,18 @@ function numberRun(list: readonly Token[], words: readonly string[], index: numb
         current = (current || 1) * 100;
         break;
       case 'scale':
-        total += ((current || 1) + modifier) * entry.value;
+        total += ((current || 1) + modifier + (entry.half ? 0.5 : 0)) * entry.value;
         current = 0;
         modifier = 0;
         scaled = true;
         break;
-      case 'group':
-        total += entry.value;
+      case 'group': {
+        const scale = entry.scale ?? 1;
+        total += (current + entry.value / scale) * scale;
+        current = 0;
         scaled = true;
         break;
+      }
       case 'plus_half':
         modifier = 0.5;
         break;
@@ -283,10 +286,13 @@ function findWhen(list: readonly Token[], words: readonly string[], usedByAmount
         } else if (isAny(words, after, DAY_OF_MONTH_MARKERS)) {
           length = after - index + 1;
         } else if (run.value <= 12 && isAny(words, after, HOUR_MARKERS)) {
-          length = after - index + 1;
-          kind = 'time';
+          // "after 6 pm": the preposition belongs to the time.
+          const from = isAny(words, index - 1, HOUR_PREFIXES) && !usedByAmounts.has(index - 1) ? index - 1 : index;
+          pushWhen(spans, list, { first: from, last: after, kind: 'time' });
+          index = after;
+          continue;
         } else if (run.value <= 12 && isAny(words, index - 1, HOUR_PREFIXES) && !isAny(words, after, NOT_AN_AMOUNT_AFTER)) {
-          spans.push({ first: index - 1, last: run.last, kind: 'time' });
+          pushWhen(spans, list, { first: index - 1, last: run.last, kind: 'time' });
           index = run.last;
           continue;
         }
@@ -298,17 +304,22 @@ function findWhen(list: readonly Token[], words: readonly string[], usedByAmount
     }
     if (length === 0) continue;
     const last = index + length - 1;
-    const previous = spans[spans.length - 1];
-    // "tomorrow morning", "कल शाम 5 बजे": neighbouring words make one mention.
-    if (previous && previous.last >= index - 1 && list[index]!.start - list[previous.last]!.end <= 1) {
-      previous.last = last;
-      if (kind === 'day') previous.kind = 'day';
-    } else {
-      spans.push({ first: index, last, kind });
-    }
+    pushWhen(spans, list, { first: index, last, kind });
     index = last;
   }
   return spans;
+}
+
+/** Adds a mention, joined to the previous one when only a space or a word of "at"/"after" lies between them. */
+function pushWhen(spans: WhenSpan[], list: readonly Token[], found: WhenSpan): void {
+  const previous = spans[spans.length - 1];
+  // "tomorrow morning", "कल शाम 5 बजे", "Monday after 6 pm": neighbouring words make one mention.
+  if (previous && previous.last >= found.first - 1 && list[found.first]!.start - list[previous.last]!.end <= 1) {
+    previous.last = found.last;
+    if (found.kind === 'day') previous.kind = 'day';
+  } else {
+    spans.push({ ...found });
+  }
 }
 
 const ALPHANUMERIC_ID = /\b[A-Z]{2,5}[-/]?\d{4,}\b/g;

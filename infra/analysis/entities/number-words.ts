@@ -19,6 +19,10 @@ export type NumberRole = 'unit' | 'hundred' | 'scale' | 'group' | 'plus_half' | 
 export interface NumberWord {
   role: NumberRole;
   value: number;
+  /** For a `group`: the scale it closes (1,000 for ரெண்டாயிரம்), so "இருபத்து நாலாயிரம்" is (20 + 4) × 1,000. */
+  scale?: number;
+  /** For a `scale`: "and a half" written onto it (Telugu లక్షన్నర: (1 + ½) lakh, రెండు లక్షన్నర: (2 + ½) lakh). */
+  half?: boolean;
 }
 
 const units: Record<string, number> = {
@@ -38,12 +42,17 @@ const units: Record<string, number> = {
   // Marathi (एक, तीन, चार, सात, आठ, साठ, सत्तर as in Hindi)
   'दोन': 2, 'पाच': 5, 'सहा': 6, 'नऊ': 9, 'दहा': 10, 'अकरा': 11, 'बारा': 12, 'तेरा': 13, 'चौदा': 14, 'पंधरा': 15,
   'सोळा': 16, 'सतरा': 17, 'अठरा': 18, 'एकोणीस': 19, 'वीस': 20, 'पंचवीस': 25, 'चाळीस': 40, 'पन्नास': 50,
-  'ऐंशी': 80, 'नव्वद': 90, 'दीड': 1.5, 'अडीच': 2.5,
+  'ऐंशी': 80, 'नव्वद': 90, 'दीड': 1.5, 'अडीच': 2.5, 'एकवीस': 21, 'बावीस': 22, 'तेवीस': 23, 'चोवीस': 24,
+  'सव्वीस': 26, 'सत्तावीस': 27, 'अठ्ठावीस': 28, 'एकोणतीस': 29,
+  // Marathi hundreds are one word: दोनशे (200), नऊशे (900), अठराशे (1,800).
+  'शंभर': 100, 'दोनशे': 200, 'तीनशे': 300, 'चारशे': 400, 'पाचशे': 500, 'सहाशे': 600, 'सातशे': 700, 'आठशे': 800,
+  'नऊशे': 900, 'अकराशे': 1_100, 'बाराशे': 1_200, 'पंधराशे': 1_500, 'अठराशे': 1_800,
   // Tamil (written and colloquial forms)
   'ஒன்று': 1, 'ஒண்ணு': 1, 'ஒரு': 1, 'இரண்டு': 2, 'ரெண்டு': 2, 'மூன்று': 3, 'மூணு': 3, 'நான்கு': 4, 'நாலு': 4,
   'ஐந்து': 5, 'அஞ்சு': 5, 'ஆறு': 6, 'ஏழு': 7, 'எட்டு': 8, 'ஒன்பது': 9, 'பத்து': 10, 'பதினைந்து': 15,
   'இருபது': 20, 'முப்பது': 30, 'நாற்பது': 40, 'ஐம்பது': 50, 'அறுபது': 60, 'எழுபது': 70, 'எண்பது': 80,
-  'தொண்ணூறு': 90, 'ஒன்றரை': 1.5, 'ஒன்னரை': 1.5, 'இரண்டரை': 2.5, 'ரெண்டரை': 2.5,
+  'தொண்ணூறு': 90, 'இருபத்து': 20, 'முப்பத்து': 30, 'நாற்பத்து': 40, 'ஐம்பத்து': 50, 'அறுபத்து': 60,
+  'எழுபத்து': 70, 'எண்பத்து': 80, 'தொண்ணூற்று': 90, 'ஒன்றரை': 1.5, 'ஒன்னரை': 1.5, 'இரண்டரை': 2.5, 'ரெண்டரை': 2.5,
   'இருநூறு': 200, 'முந்நூறு': 300, 'நானூறு': 400, 'ஐநூறு': 500, 'அறுநூறு': 600, 'எழுநூறு': 700, 'எண்ணூறு': 800,
   'தொள்ளாயிரம்': 900,
   // Telugu
@@ -52,7 +61,7 @@ const units: Record<string, number> = {
   'అరవై': 60, 'డెబ్బై': 70, 'ఎనభై': 80, 'తొంభై': 90,
 };
 
-const hundreds = ['hundred', 'sau', 'सौ', 'शंभर', 'நூறு', 'వంద', 'వందలు', 'వందల'];
+const hundreds = ['hundred', 'sau', 'सौ', 'நூறு', 'వంద', 'వందలు', 'వందల'];
 
 const scales: Record<string, number> = {
   thousand: 1_000, thousands: 1_000, hazaar: 1_000, hazar: 1_000, hajar: 1_000, k: 1_000,
@@ -83,7 +92,7 @@ function add(word: string, entry: NumberWord): void {
 for (const [word, value] of Object.entries(units)) add(word, { role: 'unit', value });
 for (const word of hundreds) add(word, { role: 'hundred', value: 100 });
 for (const [word, value] of Object.entries(scales)) add(word, { role: 'scale', value });
-for (const [word, value] of Object.entries(groups)) add(word, { role: 'group', value });
+for (const [word, value] of Object.entries(groups)) add(word, { role: 'group', value, scale: 1_000 });
 for (const [word, role] of Object.entries(modifiers)) add(word, { role, value: 0 });
 
 /** Stems whose inflected forms keep their number role: हजारांपासून, ஆயிரத்தை, லட்சத்துக்கு, వేలకు. */
@@ -101,6 +110,8 @@ const PREFIX_STEMS: ReadonlyArray<[string, NumberWord]> = (
 // Tamil groups inflect too (பத்தாயிரத்தை): matched by the stem without the final ம்.
 const GROUP_STEMS: ReadonlyArray<[string, number]> = Object.entries(groups).map(([group, value]) => [normalizeText(group).slice(0, -2), value]);
 
+const DEVANAGARI_CASE_ENDINGS = ['च्या', 'चा', 'ची', 'चे', 'ला', 'ना', 'ांचा', 'ांची', 'ांचे', 'ांना', 'ाला', 'ाचा', 'ाची', 'ाचे'].map(normalizeText);
+
 // Telugu "and a half", written fused: రెండున్నర (2.5), లక్షన్నర (1.5 lakh).
 const TELUGU_HALF = normalizeText('న్నర');
 
@@ -112,11 +123,18 @@ export function numberWord(word: string): NumberWord | undefined {
     const stem = word.slice(0, -TELUGU_HALF.length);
     const base = lexicon.get(stem) ?? lexicon.get(`${stem}ు`) ?? lexicon.get(`${stem}ి`);
     if (base?.role === 'unit') return { role: 'unit', value: base.value + 0.5 };
-    if (base?.role === 'scale') return { role: 'group', value: base.value * 1.5 };
+    if (base?.role === 'scale') return { role: 'scale', value: base.value, half: true };
   }
   for (const [stem, entry] of PREFIX_STEMS) if (word.startsWith(stem)) return entry;
+  // Marathi and Hindi case endings on a number: चारशेचा, हजारांचे, लाखाला.
+  for (const ending of DEVANAGARI_CASE_ENDINGS) {
+    if (word.length > ending.length + 1 && word.endsWith(ending)) {
+      const stem = lexicon.get(word.slice(0, -ending.length));
+      if (stem) return stem;
+    }
+  }
   for (const [stem, value] of GROUP_STEMS) {
-    if (word.startsWith(stem) && word.length <= stem.length + 6) return { role: 'group', value };
+    if (word.startsWith(stem) && word.length <= stem.length + 6) return { role: 'group', value, scale: 1_000 };
   }
   return undefined;
 }

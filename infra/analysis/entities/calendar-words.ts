@@ -25,6 +25,9 @@ export const WEEKDAYS = [
   'సోమవార*', 'మంగళవార*', 'బుధవార*', 'గురువార*', 'శుక్రవార*', 'శనివార*', 'ఆదివార*',
 ];
 
+/** Words that make a weekday a particular one: next Monday, अगले सोमवार, पुढच्या सोमवारी, அடுத்த திங்கள், వచ్చే సోమవారం. */
+export const NEXT_OR_THIS = ['next', 'this', 'coming', 'agle', 'is', 'अगले', 'इस', 'आने वाले', 'पुढच्या', 'या', 'येत्या', 'அடுத்த', 'இந்த', 'వచ్చే', 'ఈ'];
+
 /** Periods: "next week", "month end", अगले महीने, महिनाअखेर, அடுத்த வாரம், వచ్చే నెల. */
 export const PERIODS = [
   'next week', 'next month', 'this week', 'this month', 'month end', 'end of the month', 'end of this month',

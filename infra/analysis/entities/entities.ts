@@ -20,6 +20,7 @@ import {
   HOUR_MARKERS,
   HOUR_PREFIXES,
   ORDINAL_SUFFIXES,
+  NEXT_OR_THIS,
   PERIODS,
   RELATIVE_DAYS,
   TIMES_OF_DAY,
@@ -276,6 +277,11 @@ function findWhen(list: readonly Token[], words: readonly string[], usedByAmount
     if (usedByAmounts.has(index)) continue;
     let length = Math.max(matchLength(words, index, RELATIVE_DAYS), matchLength(words, index, WEEKDAYS), matchLength(words, index, PERIODS));
     let kind: WhenKind = 'day';
+    // "next Monday", "पुढच्या सोमवारी", "அடுத்த திங்கள்": the word before a weekday belongs to it.
+    if (length > 0 && matchLength(words, index, WEEKDAYS) === length && isAny(words, index - 1, NEXT_OR_THIS) && !usedByAmounts.has(index - 1)) {
+      index -= 1;
+      length += 1;
+    }
     if (length === 0) {
       const run = numberRun(list, words, index);
       if (run && !run.scaled && run.value >= 1 && run.value <= 31 && Number.isInteger(run.value)) {

@@ -60,7 +60,7 @@ test('an amount said with EMI or instalment is marked emi; a fee after it is not
 });
 
 const WHEN: Array<[language: string, text: string, mentions: string[]]> = [
-  ['en', 'Bounce charges apply after the 12th; pay by this Saturday or month end.', ['12th', 'Saturday', 'month end']],
+  ['en', 'Bounce charges apply after the 12th; pay by this Saturday or month end.', ['12th', 'this Saturday', 'month end']],
   ['en', 'Can you try me after six?', ['after six']],
   ['en', 'Tomorrow morning, around ten-ish.', ['Tomorrow morning', 'around ten']],
   ['hinglish', 'kal subah call karna, 10 tarikh ko baaki', ['kal subah', '10 tarikh']],
@@ -69,6 +69,8 @@ const WHEN: Array<[language: string, text: string, mentions: string[]]> = [
   ['hi', 'पंद्रह तारीख़ को जमा करूँगा, बाक़ी अगले महीने', ['पंद्रह तारीख़', 'अगले महीने']],
   ['mr', 'उद्या सकाळी दहा वाजता फोन करा', ['उद्या सकाळी दहा वाजता']],
   ['mr', 'ठीक आहे, गुरुवारी येतो मग.', ['गुरुवारी']],
+  ['mr', 'हो, मी पुढच्या सोमवारी पाच हजार भरतो.', ['पुढच्या सोमवारी']],
+  ['en', 'Pay today at 6 pm.', ['today at 6 pm']],
   ['ta', 'நாளைக்கு மாலை 4 மணிக்கு கூப்பிடுங்க', ['நாளைக்கு மாலை 4 மணிக்கு']],
   ['ta', 'சரி, சனிக்கிழமை வந்து நீட்டிச்சுக்கறேன்', ['சனிக்கிழமை']],
   ['ta', 'இன்னைக்கு சாயங்காலத்துக்குள்ள பணம் அனுப்பிடுறேன்', ['இன்னைக்கு சாயங்காலத்துக்குள்ள']],

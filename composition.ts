@@ -197,10 +197,10 @@ export function reportGenerator(ports: RuntimePorts) {
 }
 
 /** The event store the configuration names, as it was recorded (`auditLog`). */
-function openRecordedEventStore(config: Config): EventStore {
+function openRecordedEventStore(config: Config, walCheckpoints: 'inline' | 'elsewhere' = 'inline'): EventStore {
   return config.EVENTSTORE_URL
     ? createEsdbEventStore(config.EVENTSTORE_URL)
-    : createSqliteEventStore(config.eventsPath, { synchronous: config.EVENTSTORE_SYNC });
+    : createSqliteEventStore(config.eventsPath, { synchronous: config.EVENTSTORE_SYNC, walCheckpoints });
 }
 
 /** The event store as readers see it: every event in its type's current shape (domain/upcasters.ts). */
@@ -224,7 +224,8 @@ export function createRuntime(
   options: RuntimeOptions = {},
 ): Runtime {
   mkdirSync(config.dataDirectory, { recursive: true });
-  const storedEvents = openRecordedEventStore(config);
+  // With a projection thread, that thread checkpoints the store's WAL (infra/eventstore/wal-checkpoints.ts).
+  const storedEvents = openRecordedEventStore(config, options.projectionThread ? 'elsewhere' : 'inline');
   const upcasting = openEventStore(config, storedEvents);
   const store = config.FAILPOINT_KILL_AFTER_APPEND ? withKillAfterAppend(upcasting, config.FAILPOINT_KILL_AFTER_APPEND) : upcasting;
   const readDb = openReadModelDatabase(config.readModelPath);

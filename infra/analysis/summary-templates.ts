@@ -27,7 +27,8 @@ export interface SummaryTemplates {
   emi(amount: string): string;
   said(quote: string): string;
   asked(quote: string): string;
-  outcome: Record<IntentLabel, (facts: OutcomeFacts) => string>;
+  /** Partial: a label added to intent-labels.ts later reads as `otherIntent` until it gets its sentence here. */
+  outcome: Partial<Record<IntentLabel, (facts: OutcomeFacts) => string>>;
   noIntent: string;
   otherIntent(label: string): string;
   disposition: Record<string, string>;

@@ -273,12 +273,8 @@ function outcomeSentence(
   tone: 'positive' | 'negative' | null,
   facts: OutcomeFacts,
 ): string {
-  const outcome =
-    intent === null
-      ? templates.noIntent
-      : isIntentLabel(intent)
-        ? templates.outcome[intent as IntentLabel](facts)
-        : templates.otherIntent(humanise(intent));
+  const known = intent !== null && isIntentLabel(intent) ? templates.outcome[intent as IntentLabel] : undefined;
+  const outcome = intent === null ? templates.noIntent : known ? known(facts) : templates.otherIntent(humanise(intent));
   const ending = disposition
     ? templates.endedAs(templates.disposition[disposition] ?? templates.otherDisposition(humanise(disposition)))
     : '';

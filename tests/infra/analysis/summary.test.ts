@@ -3,6 +3,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { TranscriptSegment } from '../../../infra/analysis/port.ts';
 import { summarize } from '../../../infra/analysis/summary.ts';
+import { SUMMARY_TEMPLATES } from '../../../infra/analysis/summary-templates.ts';
+import { INTENT_LABELS } from '../../../infra/analysis/intent-labels.ts';
 
 function sentenceCount(text: string, language: string): number {
   const segmenter = new Intl.Segmenter(language.slice(0, 2), { granularity: 'sentence' });
@@ -140,6 +142,12 @@ for (const [language, segments, parts] of EXAMPLES) {
     for (const part of parts) assert.ok(summary.includes(part), `${part} missing from: ${summary}`);
   });
 }
+
+test('every intent label has an outcome sentence in every summary language', () => {
+  for (const [language, templates] of Object.entries(SUMMARY_TEMPLATES)) {
+    for (const label of INTENT_LABELS) assert.type(templates.outcome[label], 'function', `${language}: ${label}`);
+  }
+});
 
 test('the summary is deterministic', () => {
   const transcript = labelled[0]!;

@@ -22,6 +22,8 @@ const NOT_A_NAME = new Set(
 );
 
 interface OrganisationPattern {
+  /** A word the clause must contain before the pattern is tried (the patterns' lazy groups are not cheap). */
+  marker: RegExp;
   /** Group 1: the words before (or after, for English) the marker. */
   pattern: RegExp;
   /** English names follow the marker; Indic names precede it. */
@@ -33,22 +35,22 @@ const INDIC_WORDS = String.raw`((?:[\p{L}\p{M}\u200C\u200D-]+\s+){0,3}[\p{L}\p{M
 
 const PATTERNS: readonly OrganisationPattern[] = [
   // English: "calling from Sunrise Finance", "this is Arjun from SafeLife Insurance", "the collections team of Home Credit".
-  { pattern: new RegExp(String.raw`\b(?:from|of)\s+((?:${NAME_WORD})(?:\s+${NAME_WORD}){0,3})`, 'u'), nameFollows: true },
+  { marker: /\b(?:from|of)\b/u, pattern: new RegExp(String.raw`\b(?:from|of)\s+((?:${NAME_WORD})(?:\s+${NAME_WORD}){0,3})`, 'u'), nameFollows: true },
   // Hinglish: "main HDFC Bank se bol raha hoon", "Sunrise Finance se Neha bol rahi hoon", "main Reliance General se".
-  { pattern: new RegExp(String.raw`((?:${NAME_WORD}\s+){1,4})se\s+(?:\w+\s+)?(?:bol|call|phone|baat)`, 'u'), nameFollows: false },
-  { pattern: new RegExp(String.raw`\b(?:main|hum)\s+((?:${NAME_WORD}\s+){0,3}${NAME_WORD})\s+se\b`, 'u'), nameFollows: false },
+  { marker: /\bse\b/u, pattern: new RegExp(String.raw`((?:${NAME_WORD}\s+){1,4})se\s+(?:\w+\s+)?(?:bol|call|phone|baat)`, 'u'), nameFollows: false },
+  { marker: /\bse\b/u, pattern: new RegExp(String.raw`\b(?:main|hum)\s+((?:${NAME_WORD}\s+){0,3}${NAME_WORD})\s+se\b`, 'u'), nameFollows: false },
   // Hindi: "... से बोल रहा हूँ", "... से प्रिया बोल रही हूँ", "... से कॉल कर रहे हैं".
-  { pattern: new RegExp(`${INDIC_WORDS}\\s+से\\s+(?:[\\p{L}\\p{M}]+\\s+)?(?:बोल|कॉल|फ़ोन|फोन|बात)`, 'u'), nameFollows: false },
+  { marker: /से/u, pattern: new RegExp(`${INDIC_WORDS}\\s+से\\s+(?:[\\p{L}\\p{M}]+\\s+)?(?:बोल|कॉल|फ़ोन|फोन|बात)`, 'u'), nameFollows: false },
   // Hindi without a verb: "एक्सिस बैंक से आपके ... के बारे में": a bank-like word right before से.
-  { pattern: new RegExp(`((?:[\\p{L}\\p{M}]+\\s+){0,2}(?:बैंक|फ़ाइनेंस|फाइनेंस|कैपिटल|इंश्योरेंस|लाइफ़|लाइफ))\\s+से\\s`, 'u'), nameFollows: false },
+  { marker: /से/u, pattern: new RegExp(`((?:[\\p{L}\\p{M}]+\\s+){0,2}(?:बैंक|फ़ाइनेंस|फाइनेंस|कैपिटल|इंश्योरेंस|लाइफ़|लाइफ))\\s+से\\s`, 'u'), nameFollows: false },
   // English without "from": "this is Bharti AXA calling".
-  { pattern: new RegExp(String.raw`\bthis is\s+((?:${NAME_WORD})(?:\s+${NAME_WORD}){0,3})\s+calling\b`, 'u'), nameFollows: true },
+  { marker: /\bcalling\b/u, pattern: new RegExp(String.raw`\bthis is\s+((?:${NAME_WORD})(?:\s+${NAME_WORD}){0,3})\s+calling\b`, 'u'), nameFollows: true },
   // Marathi: "...मधून / ...कडून / ...तून बोलतोय" (fused to the name).
-  { pattern: new RegExp(`${INDIC_WORDS}(?:मधून|मधुन|कडून|तून)\\s+(?:[\\p{L}\\p{M}]+\\s+)?(?:बोल|फोन|कॉल)`, 'u'), nameFollows: false },
+  { marker: /मधून|मधुन|कडून|तून/u, pattern: new RegExp(`${INDIC_WORDS}(?:मधून|मधुन|कडून|तून)\\s+(?:[\\p{L}\\p{M}]+\\s+)?(?:बोल|फोन|कॉल)`, 'u'), nameFollows: false },
   // Tamil: "...ல இருந்து / ...லிருந்து / ...இலிருந்து பேசுறேன்".
-  { pattern: new RegExp(`${INDIC_WORDS}(?:\\s*ல\\s+இருந்து|\\s+இருந்து|யிலிருந்து|இலிருந்து|(ி)லிருந்து|லிருந்து)\\s+(?:[\\p{L}\\p{M}]+\\s+)?(?:பேசு|அழை|கால்)`, 'u'), nameFollows: false },
+  { marker: /இருந்து|ிருந்து/u, pattern: new RegExp(`${INDIC_WORDS}(?:\\s*ல\\s+இருந்து|\\s+இருந்து|யிலிருந்து|இலிருந்து|(ி)லிருந்து|லிருந்து)\\s+(?:[\\p{L}\\p{M}]+\\s+)?(?:பேசு|அழை|கால்)`, 'u'), nameFollows: false },
   // Telugu: "... నుంచి / నుండి మాట్లాడుతున్నాను".
-  { pattern: new RegExp(`${INDIC_WORDS}\\s+(?:నుంచి|నుండి)\\s+(?:[\\p{L}\\p{M}]+\\s+)?(?:మాట్లాడ|కాల్|ఫోన్)`, 'u'), nameFollows: false },
+  { marker: /నుంచి|నుండి/u, pattern: new RegExp(`${INDIC_WORDS}\\s+(?:నుంచి|నుండి)\\s+(?:[\\p{L}\\p{M}]+\\s+)?(?:మాట్లాడ|కాల్|ఫోన్)`, 'u'), nameFollows: false },
 ];
 
 // An English "from" is followed by a name only when the words are capitalised; these capitalised words are not names.
@@ -58,7 +60,8 @@ const NOT_AN_ENGLISH_NAME = /^(?:The|Your|My|Our|This|That|I|We|Sir|Madam|Ma'am|
 export function callingOrganisation(agentText: string): string | null {
   const clauses = agentText.split(/[,;:!?।॥]|\.(?:\s|$)/u);
   for (const clause of clauses) {
-    for (const { pattern, nameFollows } of PATTERNS) {
+    for (const { marker, pattern, nameFollows } of PATTERNS) {
+      if (!marker.test(clause)) continue;
       const match = pattern.exec(clause);
       if (!match) continue;
       let words = match[1]!.trim().split(/\s+/u);

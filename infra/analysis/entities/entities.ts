@@ -78,6 +78,20 @@ function asciiDigits(text: string): string {
   });
 }
 
+// Words repeat across sentences and calls: a bounded memo of their normal form.
+const WORD_MEMO_LIMIT = 8192;
+const wordMemo = new Map<string, string>();
+
+function normalizedWord(raw: string): string {
+  let word = wordMemo.get(raw);
+  if (word === undefined) {
+    word = normalizeText(raw);
+    if (wordMemo.size >= WORD_MEMO_LIMIT) wordMemo.clear();
+    wordMemo.set(raw, word);
+  }
+  return word;
+}
+
 function tokens(text: string): Token[] {
   const list: Token[] = [];
   let previousEnd = -1;
@@ -93,7 +107,7 @@ function tokens(text: string): Token[] {
       const value = Number(grouped ? ascii.replace(/,/g, '') : ascii.replace(/,(?=\d{3}\b)/g, ''));
       digits = Number.isFinite(value) ? value : null;
     }
-    list.push({ raw, word: isDigits ? asciiDigits(raw) : (SYMBOL_WORDS[raw] ?? normalizeText(raw)), start, end: start + raw.length, glued: start === previousEnd, digits, grouped });
+    list.push({ raw, word: isDigits ? asciiDigits(raw) : (SYMBOL_WORDS[raw] ?? normalizedWord(raw)), start, end: start + raw.length, glued: start === previousEnd, digits, grouped });
     previousEnd = start + raw.length;
   }
   return list;
@@ -265,6 +279,23 @@ function findAmounts(text: string, list: readonly Token[], words: readonly strin
   return { amounts, used };
 }
 
+type CalendarWord = 'relative_day' | 'weekday' | 'period' | 'time_of_day';
+let calendar: PhraseIndex<CalendarWord> | undefined;
+
+/** Every day and time-of-day phrase in one index: one lookup per word. */
+function calendarIndex(): PhraseIndex<CalendarWord> {
+  calendar ??= new PhraseIndex<CalendarWord>(
+    [
+      ...RELATIVE_DAYS.map((phrase) => [phrase, 'relative_day'] as const),
+      ...WEEKDAYS.map((phrase) => [phrase, 'weekday'] as const),
+      ...PERIODS.map((phrase) => [phrase, 'period'] as const),
+      ...TIMES_OF_DAY.map((phrase) => [phrase, 'time_of_day'] as const),
+    ],
+    'und',
+  );
+  return calendar;
+}
+
 interface WhenSpan {
   first: number;
   last: number;
@@ -275,10 +306,11 @@ function findWhen(list: readonly Token[], words: readonly string[], usedByAmount
   const spans: WhenSpan[] = [];
   for (let index = 0; index < list.length; index++) {
     if (usedByAmounts.has(index)) continue;
-    let length = Math.max(matchLength(words, index, RELATIVE_DAYS), matchLength(words, index, WEEKDAYS), matchLength(words, index, PERIODS));
+    const named = calendarIndex().longestMatchAt(words, index);
+    let length = named && named.value !== 'time_of_day' ? named.end - named.start : 0;
     let kind: WhenKind = 'day';
     // "next Monday", "पुढच्या सोमवारी", "அடுத்த திங்கள்": the word before a weekday belongs to it.
-    if (length > 0 && matchLength(words, index, WEEKDAYS) === length && isAny(words, index - 1, NEXT_OR_THIS) && !usedByAmounts.has(index - 1)) {
+    if (named?.value === 'weekday' && isAny(words, index - 1, NEXT_OR_THIS) && !usedByAmounts.has(index - 1)) {
       index -= 1;
       length += 1;
     }
@@ -304,8 +336,8 @@ function findWhen(list: readonly Token[], words: readonly string[], usedByAmount
         }
       }
     }
-    if (length === 0) {
-      length = matchLength(words, index, TIMES_OF_DAY);
+    if (length === 0 && named?.value === 'time_of_day') {
+      length = named.end - named.start;
       kind = 'time';
     }
     if (length === 0) continue;

@@ -115,8 +115,22 @@ const DEVANAGARI_CASE_ENDINGS = ['च्या', 'चा', 'ची', 'चे', '
 // Telugu "and a half", written fused: రెండున్నర (2.5), లక్షన్నర (1.5 lakh).
 const TELUGU_HALF = normalizeText('న్నర');
 
+// Every word of a transcript is looked up, most of them not numbers: a bounded memo of this pure function.
+const MEMO_LIMIT = 8192;
+const memo = new Map<string, NumberWord | null>();
+
 /** The number role of one normalised word, or undefined. Multi-character digits are not words: see entities.ts. */
 export function numberWord(word: string): NumberWord | undefined {
+  let found = memo.get(word);
+  if (found === undefined) {
+    found = lookUp(word) ?? null;
+    if (memo.size >= MEMO_LIMIT) memo.clear();
+    memo.set(word, found);
+  }
+  return found ?? undefined;
+}
+
+function lookUp(word: string): NumberWord | undefined {
   const exact = lexicon.get(word);
   if (exact) return exact;
   if (word.endsWith(TELUGU_HALF) && word.length > TELUGU_HALF.length) {

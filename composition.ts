@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { CommandHandler } from './commands/handler.ts';
 import { upcast } from './domain/upcasters.ts';
 import { createAnalysisPool } from './infra/analysis/analysis-pool.ts';
+import { transcriptAnalysisFromConfig } from './infra/analysis/analysis-from-config.ts';
 import type { TranscriptSearcher } from './infra/search/port.ts';
 import { createSearchPool } from './infra/search/search-pool.ts';
 import type { ComplianceEvaluator } from './infra/analysis/compliance-evaluation.ts';
@@ -269,7 +270,7 @@ export function createRuntime(
     conversationSpeech: telephony.needsPromptAudio ? offlineConversationSpeech({ recognizer }) : offlineConversationSpeech(),
     recognizer,
     transcriptSearch: createSearchPool({ path: config.readModelPath, threads: config.SEARCH_THREADS, budgetMs: config.SEARCH_BUDGET_MS }),
-    transcriptAnalysis: analysisPool,
+    transcriptAnalysis: transcriptAnalysisFromConfig(config, analysisPool, logger),
     complianceEvaluator: analysisPool,
     reportPool: createReportPool({ threads: config.REPORT_THREADS, budgetMs: config.REPORT_BUDGET_SECONDS * 1000, readModelPath: config.readModelPath }),
   };

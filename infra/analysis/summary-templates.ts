@@ -22,8 +22,8 @@ export interface OutcomeFacts {
 export interface SummaryTemplates {
   /** How amounts of a lakh and more are written. */
   scale: ScaleWords;
-  /** "<organisation> called the customer about <product> (<facts>)." */
-  called(organisation: string | null, product: string | null, facts: readonly string[]): string;
+  /** "<organisation> called <the customer, or the person asked for> about <product> (<facts>)." */
+  called(organisation: string | null, person: string | null, product: string | null, facts: readonly string[]): string;
   emi(amount: string): string;
   said(quote: string): string;
   asked(quote: string): string;
@@ -46,8 +46,8 @@ const list = (facts: readonly string[]) => (facts.length > 0 ? ` (${facts.join('
 
 const en: SummaryTemplates = {
   scale: { lakh: 'lakh', crore: 'crore' },
-  called: (organisation, product, facts) =>
-    `${organisation ?? 'The agent'} called the customer${product ? ` about the ${product}` : ''}${list(facts)}.`,
+  called: (organisation, person, product, facts) =>
+    `${organisation ?? 'The agent'} called ${person ?? 'the customer'}${product ? ` about the ${product}` : ''}${list(facts)}.`,
   emi: (amount) => `${amount} EMI`,
   said: (quote) => `The customer said: “${quote}”`,
   asked: (quote) => `The customer asked: “${quote}”`,
@@ -92,8 +92,8 @@ const en: SummaryTemplates = {
 
 const hi: SummaryTemplates = {
   scale: { lakh: 'लाख', crore: 'करोड़' },
-  called: (organisation, product, facts) =>
-    `${organisation ?? 'एजेंट'} ने ग्राहक को${product ? ` ${product} के बारे में` : ''} कॉल किया${list(facts)}।`,
+  called: (organisation, person, product, facts) =>
+    `${organisation ?? 'एजेंट'} ने ${person ?? 'ग्राहक'} को${product ? ` ${product} के बारे में` : ''} कॉल किया${list(facts)}।`,
   emi: (amount) => `${amount} की किस्त`,
   said: (quote) => `ग्राहक ने कहा: “${quote}”`,
   asked: (quote) => `ग्राहक ने पूछा: “${quote}”`,
@@ -138,8 +138,8 @@ const hi: SummaryTemplates = {
 
 const mr: SummaryTemplates = {
   scale: { lakh: 'लाख', crore: 'कोटी' },
-  called: (organisation, product, facts) =>
-    `${organisation ?? 'एजंट'}कडून ग्राहकाला${product ? ` ${product} विषयी` : ''} कॉल आला${list(facts)}.`,
+  called: (organisation, person, product, facts) =>
+    `${organisation ?? 'एजंट'}कडून ${person ? `${person} यांना` : 'ग्राहकाला'}${product ? ` ${product} विषयी` : ''} कॉल आला${list(facts)}.`,
   emi: (amount) => `${amount} हप्ता`,
   said: (quote) => `ग्राहक म्हणाले: “${quote}”`,
   asked: (quote) => `ग्राहकांनी विचारले: “${quote}”`,
@@ -184,8 +184,8 @@ const mr: SummaryTemplates = {
 
 const ta: SummaryTemplates = {
   scale: { lakh: 'லட்சம்', crore: 'கோடி' },
-  called: (organisation, product, facts) =>
-    `${organisation ?? 'முகவர்'} வாடிக்கையாளரை${product ? ` ${product} பற்றி` : ''} அழைத்தார்${list(facts)}.`,
+  called: (organisation, person, product, facts) =>
+    `${organisation ?? 'முகவர்'} வாடிக்கையாளரை${person ? ` (${person})` : ''}${product ? ` ${product} பற்றி` : ''} அழைத்தார்${list(facts)}.`,
   emi: (amount) => `${amount} தவணை`,
   said: (quote) => `வாடிக்கையாளர் சொன்னது: “${quote}”`,
   asked: (quote) => `வாடிக்கையாளர் கேட்டது: “${quote}”`,
@@ -230,8 +230,8 @@ const ta: SummaryTemplates = {
 
 const te: SummaryTemplates = {
   scale: { lakh: 'లక్షలు', crore: 'కోటి' },
-  called: (organisation, product, facts) =>
-    `${organisation ?? 'ఏజెంట్'} కస్టమర్‌కు${product ? ` ${product} గురించి` : ''} కాల్ చేశారు${list(facts)}.`,
+  called: (organisation, person, product, facts) =>
+    `${organisation ?? 'ఏజెంట్'} కస్టమర్‌కు${person ? ` (${person})` : ''}${product ? ` ${product} గురించి` : ''} కాల్ చేశారు${list(facts)}.`,
   emi: (amount) => `${amount} వాయిదా`,
   said: (quote) => `కస్టమర్ చెప్పింది: “${quote}”`,
   asked: (quote) => `కస్టమర్ అడిగింది: “${quote}”`,

@@ -1,9 +1,9 @@
 /**
  * A summary a supervisor would write, in 2 to 4 sentences in the call's language (English for Hinglish):
  *
- * 1. Who called whom about what: the organisation from the agent's self-introduction, the product named first,
- *    and the amounts, days and ids the agent mentioned (entities/): "IDFC First Bank called the customer about the
- *    EMI (₹8,450 EMI, 5th, 12th)."
+ * 1. Who called whom about what: the organisation from the agent's self-introduction, the person the agent asked
+ *    for by name, the product named first, and the amounts, days and ids the agent mentioned (entities/): "IDFC
+ *    First Bank called the customer about the EMI (₹8,450 EMI, 5th, 12th)."
  * 2. (and 3.) What the customer said or asked: one or two of the customer's own sentences, the most informative
  *    ones: those with an amount, a day or time, a question, a cue of the call's intent, and content words, ranked
  *    together with their TextRank centrality among the customer's sentences. Script boilerplate and pleasantries
@@ -28,7 +28,7 @@ import { analyzeSentiment, sentimentBucket } from './sentiment.ts';
 import { mostCentral } from './text-rank.ts';
 import { isBoilerplate } from './boilerplate.ts';
 import { extractEntities, formatRupees, type Entities } from './entities/entities.ts';
-import { callingOrganisation, namedProduct } from './entities/caller.ts';
+import { calledPerson, callingOrganisation, namedProduct } from './entities/caller.ts';
 import {
   SUMMARY_TEMPLATES,
   summaryLanguage,
@@ -48,6 +48,8 @@ export const MAX_AGENT_SENTENCES = 40;
 export const MAX_CUSTOMER_SENTENCES = 200;
 const FIRST_CUSTOMER_SENTENCES = 40;
 const MIN_QUOTE_WORDS = 3;
+/** Characters of the agent's first turn searched for the name of the person called. */
+const MAX_OPENING_CHARACTERS = 500;
 const MAX_QUOTE_CHARACTERS = 180;
 const MAX_FACTS = { amounts: 2, days: 2, ids: 1 };
 
@@ -322,7 +324,13 @@ export function summarize(input: {
     amount: promised ? formatRupees(promised.rupees, templates.scale) : null,
   };
 
-  const opening = templates.called(facts.organisation, facts.product, facts.mentioned);
+  // Whom the agent asks for in its first turn; in a wrong-number call that is not who answered.
+  const firstAgentTurn = segments.reduce<TranscriptSegment | null>(
+    (first, segment) => (segment.speaker === agent && (!first || segment.start_time < first.start_time) ? segment : first),
+    null,
+  );
+  const person = intent === 'wrong_number' || !firstAgentTurn ? null : calledPerson(firstAgentTurn.text.slice(0, MAX_OPENING_CHARACTERS));
+  const opening = templates.called(facts.organisation, person, facts.product, facts.mentioned);
   const ending = outcomeSentence(templates, intent, input.disposition, tone, outcomeFacts);
   if (sentences.length === 0) return `${ending} ${templates.noSpeech}`;
   const quoted = quotes.map((entry) => (entry.question ? templates.asked : templates.said)(quoteText(entry.sentence.text)));

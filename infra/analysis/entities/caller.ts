@@ -110,3 +110,54 @@ export function namedProduct(words: readonly string[]): string | null {
   }
   return null;
 }
+
+/** Words that precede an honorific without being a name: नमस्ते जी, हाँ जी, வணக்கம் சார். */
+const NOT_A_PERSON = new Set(
+  [
+    'नमस्ते', 'नमस्कार', 'हाँ', 'हां', 'जी', 'अच्छा', 'ठीक', 'नहीं', 'धन्यवाद', 'माफ़', 'हैलो', 'हेलो', 'हॅलो', 'हो', 'बरं',
+    'வணக்கம்', 'ஹலோ', 'சரி', 'நன்றி', 'ஆமா', 'ஆமாம்', 'மன்னிக்கணும்', 'நமஸ்காரம்', 'హలో', 'నమస్కారం', 'సరే', 'అవును',
+    'namaste', 'haan', 'hello', 'theek', 'accha', 'ok', 'okay', 'आहे', 'करा', 'नाही', 'தான்',
+  ].map(normalizeText),
+);
+// Tamil verbs before சார் end in -ும் (முடியும் சார், இருக்கும் சார்); names do not.
+const TAMIL_VERB_ENDING = normalizeText('ும்');
+
+/**
+ * `clauseStart`: only as a clause's first words ("முருகன் சார், ...", "पाटील साहेब, ..."): elsewhere a verb or a
+ * particle often precedes the honorific ("முடியும் சார்", "आहे साहेब").
+ */
+const PERSON_PATTERNS: ReadonlyArray<{ pattern: RegExp; clauseStart?: boolean; honorific?: string }> = [
+  // "Am I speaking with Mr. Rakesh?", "Mr. Fernandes, this is ...".
+  { pattern: /\b((?:Mr|Mrs|Ms|Miss|Dr)\.?\s+[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)/u },
+  // Hinglish: "Pooja Sharma ji?".
+  { pattern: /\b([A-Z][a-z]+(?:\s+[A-Z][a-z]+)?\s+ji)\b/u },
+  // Hindi: "क्या मेरी बात रमेश जी से", "राजेश जी,".
+  { pattern: /([\p{L}\p{M}]+\s+(?:जी|साहब))(?=[\s,?।.!]|$)/u },
+  // Marathi: "पाटील साहेब, ...".
+  { pattern: /^([\p{L}\p{M}]+\s+साहेब)(?=[\s,?।.!]|$)/u, clauseStart: true },
+  // Tamil: "ரமேஷ் சார் தானே?", "முருகன் சார், ...".
+  { pattern: /^([\p{L}\p{M}]+\s+(?:சார்|மேடம்))(?=[\s,?.!]|$)/u, clauseStart: true },
+  // Telugu: "రమేష్ గారేనా?", "వెంకట్ గారితో": shown as "రమేష్ గారు".
+  { pattern: /([\p{L}\p{M}]+)\s+గార(?:ు|ేనా|ా|ితో|ికి)(?=[\s,?.!]|$)/u, honorific: 'గారు' },
+];
+
+/**
+ * The person the agent asks for or addresses by name in the opening ("Am I speaking with Mr. Rakesh?", "रमेश जी",
+ * "ரமேஷ் சார் தானே?", "రమేష్ గారేనా?"), with the honorific, or null. In a wrong-number call this is who was
+ * wanted, not who answered: the summary does not name them then.
+ */
+export function calledPerson(agentText: string): string | null {
+  // A full stop after Mr / Mrs / Ms / Dr does not end the clause.
+  for (const clause of agentText.split(/[,;:!?।॥]|(?<!\b(?:Mr|Mrs|Ms|Dr))\.(?:\s|$)/u)) {
+    for (const { pattern, honorific, clauseStart } of PERSON_PATTERNS) {
+      const match = pattern.exec(clauseStart ? clause.trim() : clause);
+      if (!match) continue;
+      const name = match[1]!.trim();
+      const first = normalizeText(name.split(/\s+/u)[0]!);
+      if (NOT_A_PERSON.has(first) || NOT_A_NAME.has(first) || first.endsWith(TAMIL_VERB_ENDING)) continue;
+      // "Mr Rakesh", without the full stop: a sentence splitter would end the summary's sentence at "Mr.".
+      return honorific ? `${name} ${honorific}` : name.replace(/^(Mr|Mrs|Ms|Dr)\./u, '$1');
+    }
+  }
+  return null;
+}

@@ -3,7 +3,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { extractEntities, formatRupees } from '../../../infra/analysis/entities/entities.ts';
-import { callingOrganisation, namedProduct } from '../../../infra/analysis/entities/caller.ts';
+import { calledPerson, callingOrganisation, namedProduct } from '../../../infra/analysis/entities/caller.ts';
 import { tokenize } from '../../../domain/shared/text/normalize.ts';
 
 const amounts = (text: string) => extractEntities(text).amounts.map((amount) => amount.rupees);
@@ -113,6 +113,26 @@ const CALLERS: Array<[text: string, organisation: string | null]> = [
 for (const [text, organisation] of CALLERS) {
   test(`the calling organisation in "${text}"`, () => {
     assert.is(callingOrganisation(text), organisation);
+  });
+}
+
+const PEOPLE: Array<[text: string, person: string | null]> = [
+  ['Good morning, this is Priya calling from Sunrise Finance. Am I speaking with Mr. Rakesh?', 'Mr Rakesh'],
+  ['Mr. Fernandes, this is from the collections team of Home Credit.', 'Mr Fernandes'],
+  ['Hello, Pooja Sharma ji? Aapke gold loan ka interest due hai.', 'Pooja Sharma ji'],
+  ['नमस्ते, मैं सनराइज़ फ़ाइनेंस से प्रिया बोल रही हूँ। क्या मेरी बात रमेश जी से हो रही है?', 'रमेश जी'],
+  ['नमस्ते जी, आपका लोन बकाया है।', null],
+  ['पाटील साहेब, मी वसुली विभागातून बोलतोय.', 'पाटील साहेब'],
+  ['हो साहेब, शाखेत येऊन करता येईल.', null],
+  ['வணக்கம், நான் பிரியா பேசுறேன். ரமேஷ் சார் தானே?', 'ரமேஷ் சார்'],
+  ['முடியும் சார், கிளைக்கு வந்தா பண்ணிடலாம்.', null],
+  ['నమస్కారం, నేను ప్రియ మాట్లాడుతున్నాను. రమేష్ గారేనా?', 'రమేష్ గారు'],
+  ['Hello sir, your EMI is due.', null],
+];
+
+for (const [text, person] of PEOPLE) {
+  test(`the person asked for in "${text}"`, () => {
+    assert.is(calledPerson(text), person);
   });
 }
 

@@ -89,6 +89,14 @@ test('the outcome sentence uses the given intent and disposition, and names the 
 
 const at = (speaker: string, text: string, start: number) => ({ speaker, text, start_time: start, end_time: start + 2 });
 
+test('the person the agent asks for is named, except in a wrong-number call', () => {
+  const opening = at('agent', 'Good morning, this is Priya calling from Sunrise Finance. Am I speaking with Mr. Rakesh?', 0);
+  const named = summarize({ segments: [opening, at('customer', 'Yes, please renew my personal loan.', 3)], language: 'en-IN' });
+  assert.ok(named.startsWith('Sunrise Finance called Mr Rakesh about the personal loan.'), named);
+  const wrong = summarize({ segments: [opening, at('customer', 'No, you have the wrong number.', 3)], language: 'en-IN', intent: 'wrong_number' });
+  assert.ok(wrong.startsWith('Sunrise Finance called the customer.'), wrong);
+});
+
 test('the call of issue 18: who called about what amount and when, the customer\'s words, no boilerplate', () => {
   const segments = [
     at('agent', 'नमस्ते, मैं सनराइज़ फ़ाइनेंस से प्रिया बोल रही हूँ। यह कॉल रिकॉर्ड की जा रही है।', 0),

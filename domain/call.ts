@@ -122,6 +122,11 @@ export interface CallPlacement {
     qa_scorecard_id?: string | null;
     /** Why the call is made (issue 14): its campaign's purpose, or the single call's (default `service`). */
     purpose?: CallPurpose;
+    /**
+     * E.164 caller id the customer sees (From / P-Asserted-Identity on a SIP trunk): the single call's or its
+     * campaign's `caller_id`; absent or null: the carrier's default (SIP_CALLER_ID).
+     */
+    caller_id?: string | null;
 }
 
 export interface PlaceCall {
@@ -452,6 +457,7 @@ function checkPlacement({ data, facts }: PlaceCall): SupportedLanguage {
       throw invalidParameter('metadata', data.variables, `an object of at most ${MAX_SINGLE_CALL_VARIABLES} keys`);
     }
     if (data.purpose !== undefined && !isCallPurpose(data.purpose)) throw invalidParameter('purpose', data.purpose, CALL_PURPOSE_DESCRIPTION);
+    if (data.caller_id !== undefined && data.caller_id !== null && !isE164(data.caller_id)) throw invalidParameter('caller_id', data.caller_id, E164_DESCRIPTION);
     const script = facts.script;
     if (script === null) throw notFound('script', data.script_id);
     if (!script.single_call_enabled) {

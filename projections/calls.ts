@@ -17,8 +17,8 @@ import { defineProjection } from './projection.ts';
  */
 export const callsProjection = defineProjection<CallEvent>({
   name: 'calls',
-  // v2: agent_id, and the escalation's agent.
-  version: 2,
+  // v2: agent_id, and the escalation's agent. v3: caller_id.
+  version: 3,
   tables: ['calls'],
   eventTypes: ['CallPlaced', 'CallAnswered', 'CallEscalated', 'CallEnded', 'CallFailed', 'CallRecordingStored', 'CallTranscriptJobAssigned'],
   migrate(db) {
@@ -45,7 +45,8 @@ export const callsProjection = defineProjection<CallEvent>({
       recording_blob_key TEXT,
       recording_duration_seconds REAL,
       transcript_job_id TEXT,
-      agent_id TEXT
+      agent_id TEXT,
+      caller_id TEXT
     );
     CREATE INDEX IF NOT EXISTS calls_by_started ON calls (workspace_id, started_at DESC, call_id DESC);
     CREATE INDEX IF NOT EXISTS calls_by_campaign ON calls (campaign_id, started_at DESC, call_id DESC);
@@ -57,8 +58,8 @@ export const callsProjection = defineProjection<CallEvent>({
   prepare(db) {
     const insert = db.prepare(
       `INSERT OR REPLACE INTO calls (call_id, workspace_id, campaign_id, contact_index, attempt, phone, name, status, language,
-         script_id, script_version, recording_enabled, started_at, agent_id)
-       VALUES (?, ?, ?, ?, ?, ?, ?, 'in_progress', ?, ?, ?, ?, ?, ?)`,
+         script_id, script_version, recording_enabled, started_at, agent_id, caller_id)
+       VALUES (?, ?, ?, ?, ?, ?, ?, 'in_progress', ?, ?, ?, ?, ?, ?, ?)`,
     );
     const answered = db.prepare('UPDATE calls SET answered_at = ? WHERE call_id = ?');
     const escalated = db.prepare('UPDATE calls SET escalation = ?, agent_id = coalesce(?, agent_id) WHERE call_id = ?');
@@ -87,6 +88,7 @@ export const callsProjection = defineProjection<CallEvent>({
             data.recording_enabled ? 1 : 0,
             data.started_at,
             data.agent_id ?? null,
+            data.caller_id ?? null,
           );
           break;
         }
@@ -162,6 +164,8 @@ export interface CallRecord {
   transcript_job_id: string | null;
   /** The human agent who placed the call or took it over; null when only the voice agent spoke. */
   agent_id: string | null;
+  /** E.164 caller id the call was placed with; null: the carrier's default. */
+  caller_id: string | null;
 }
 
 /** The spec's call list item: exactly these fields of the call. */
@@ -193,6 +197,7 @@ interface CallRow {
   recording_blob_key: string | null;
   transcript_job_id: string | null;
   agent_id: string | null;
+  caller_id: string | null;
 }
 
 function recordOf(row: CallRow): CallRecord {
@@ -218,6 +223,7 @@ function recordOf(row: CallRow): CallRecord {
     recording_blob_key: row.recording_blob_key,
     transcript_job_id: row.transcript_job_id,
     agent_id: row.agent_id,
+    caller_id: row.caller_id,
   };
 }
 

@@ -21,6 +21,7 @@ export function initialState(): CampaignState {
     recording_enabled: true,
     qa_scorecard_id: null,
     purpose: 'service',
+    caller_id: null,
     created_at: '',
     started_at: null,
     ended_at: null,

@@ -73,6 +73,8 @@ export interface CreateCampaign {
     qa_scorecard_id?: string | null;
     /** Why the campaign calls (issue 14): which compliance packs apply. Default `service`. */
     purpose?: CallPurpose;
+    /** E.164 caller id of every call of the campaign (null: the carrier's default, SIP_CALLER_ID). */
+    caller_id?: string | null;
     created_at: string;
   };
 }
@@ -163,6 +165,8 @@ export interface CampaignSettings {
   recording_enabled: boolean;
   qa_scorecard_id: string | null;
   purpose: CallPurpose;
+  /** E.164; null: the carrier's default caller id. */
+  caller_id: string | null;
 }
 
 /** Which campaign, of which workspace, running which pinned script version. */

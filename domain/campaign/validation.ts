@@ -86,6 +86,8 @@ export function validateCreateCampaign(data: CreateCampaign['data']): ValidCampa
   }
   const purpose = data.purpose ?? 'service';
   if (!isCallPurpose(purpose)) throw invalidParameter('purpose', data.purpose, CALL_PURPOSE_DESCRIPTION);
+  const callerId = data.caller_id ?? null;
+  if (callerId !== null && !isE164(callerId)) throw invalidParameter('caller_id', data.caller_id, E164_DESCRIPTION);
   const callingHours = data.calling_hours ?? null;
   if (callingHours !== null && !isValidCallingHours(callingHours)) {
     throw invalidParameter('calling_hours', callingHours, 'an object {start: "HH:MM", end: "HH:MM"} with start different from end');
@@ -100,6 +102,7 @@ export function validateCreateCampaign(data: CreateCampaign['data']): ValidCampa
     recording_enabled: data.recording_enabled ?? true,
     qa_scorecard_id: data.qa_scorecard_id ?? null,
     purpose,
+    caller_id: callerId,
     contacts: validateContacts(data.contacts),
   };
 }

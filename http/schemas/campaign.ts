@@ -77,6 +77,7 @@ export const CreateCampaignBody = z
       .string()
       .optional()
       .openapi({ description: 'Why the campaign calls: decides which compliance packs apply (docs/compliance.md). Default `service`.', enum: [...CALL_PURPOSES], default: 'service' }),
+    caller_id: z.string().nullable().optional().openapi({ description: 'E.164 caller ID the customer sees (SIP From and P-Asserted-Identity); default: the trunk\'s `SIP_CALLER_ID`. The carrier must own the number.', pattern: E164_PATTERN.source, example: '+911140000000' }),
   })
   .openapi('CreateCampaign');
 
@@ -99,6 +100,7 @@ export const CampaignSchema = z
     calling_hours: CallingHoursSchema.nullable(),
     recording_enabled: z.boolean(),
     purpose: z.enum(CALL_PURPOSES).openapi({ description: 'Why the campaign calls (docs/compliance.md).' }),
+    caller_id: z.string().nullable().openapi({ description: 'E.164 caller ID of its calls; null: the trunk default (SIP_CALLER_ID).' }),
     created_at: Timestamp,
     started_at: Timestamp.nullable(),
     ended_at: Timestamp.nullable().openapi({ description: 'When it completed or was stopped.' }),

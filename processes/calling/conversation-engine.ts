@@ -24,6 +24,8 @@ export interface ConversationRequest {
   /** Template values: the contact's variables plus `name` and `phone`, or the single call's metadata. */
   variables: Readonly<Record<string, unknown>>;
   recording: boolean;
+  /** E.164 caller id of this call (the single call's or its campaign's); absent: the carrier's default. */
+  callerId?: string;
 }
 
 export interface ConversationEngineDependencies {
@@ -50,7 +52,14 @@ export class ConversationEngine {
       speech.synthesize(renderTemplate(first.say, request.variables), request.language, 'agent').catch(() => undefined);
     }
     const placed = await telephony
-      .placeCall({ callId: request.callId, to: request.phone, language: request.language, attempt: request.attempt, wantCustomerAudio: request.recording })
+      .placeCall({
+        callId: request.callId,
+        to: request.phone,
+        language: request.language,
+        attempt: request.attempt,
+        wantCustomerAudio: request.recording,
+        ...(request.callerId ? { callerId: request.callerId } : {}),
+      })
       .catch((error: unknown) => ({ outcome: 'carrier_error' as const, ringSeconds: 0, detail: error instanceof Error ? error.message : String(error) }));
     if (placed.outcome !== 'answered') {
       const failed = placed.outcome === 'invalid_number' || placed.outcome === 'carrier_error';

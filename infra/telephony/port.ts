@@ -62,6 +62,11 @@ export type CustomerInput =
 export interface ListenOptions {
   timeoutSeconds: number;
   language: string;
+  /**
+   * The step's `dtmf` route keys: a carrier that hears keys one by one collects an entry until it is complete
+   * (dtmf-entry.ts) and returns it as one `dtmf` input. Absent: every key is an answer by itself.
+   */
+  dtmfRoutes?: readonly string[];
 }
 
 /** An answered call. Methods run one at a time; the engine awaits each before the next. */

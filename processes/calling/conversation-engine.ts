@@ -182,7 +182,7 @@ class Conversation {
   private async listenAndRoute(step: ScriptStep, promptText: string): Promise<RouteDecision> {
     const listen = step.listen!;
     for (let misses = 0; ; ) {
-      const input = await this.session.listen({ timeoutSeconds: listen.timeout_seconds, language: this.request.language });
+      const input = await this.session.listen({ timeoutSeconds: listen.timeout_seconds, language: this.request.language, dtmfRoutes: dtmfRoutesOf(step) });
       if (input.kind === 'hangup') {
         this.customerHungUp = true;
         return { kind: 'hangup' };
@@ -245,6 +245,17 @@ function stepsById(script: Script): Map<string, ScriptStep> {
     stepIndexes.set(script, index);
   }
   return index;
+}
+
+const dtmfIndexes = new WeakMap<ScriptStep, string[]>();
+
+function dtmfRoutesOf(step: ScriptStep): string[] {
+  let keys = dtmfIndexes.get(step);
+  if (!keys) {
+    keys = (step.listen?.routes ?? []).flatMap((route) => (route.dtmf === undefined ? [] : [route.dtmf]));
+    dtmfIndexes.set(step, keys);
+  }
+  return keys;
 }
 
 function extraKeywordsOf(step: ScriptStep): ExtraKeywords | undefined {

@@ -1,3 +1,4 @@
+import { dtmfEntryDigits, INTER_DIGIT_SECONDS, isDtmfEntryComplete } from '../dtmf-entry.ts';
 import type { AudioClip, CallSession, CustomerInput, ListenOptions, Prompt, Span } from '../port.ts';
 import { JITTER_SAMPLES, TRACK_SAMPLE_RATE } from './customer-track.ts';
 import { toNarrowband } from './narrowband.ts';
@@ -74,10 +75,7 @@ export class SipCallSession implements CallSession {
     const listenStart = this.stream.now();
     const deadline = listenStart + options.timeoutSeconds;
     for (;;) {
-      if (this.digits.length > 0) {
-        const { digit, atSeconds } = this.digits.shift()!;
-        return { kind: 'dtmf', digits: digit, startSeconds: round(atSeconds), endSeconds: round(atSeconds) };
-      }
+      if (this.digits.length > 0) return this.collectEntry(options.dtmfRoutes ?? []);
       if (this.ended !== null) return { kind: 'hangup', startSeconds: round(listenStart), endSeconds: this.ended };
       const answer = this.utterances.find((utterance) => utterance.start / TRACK_SAMPLE_RATE >= this.answersFrom - 0.05);
       const now = this.stream.now();
@@ -93,15 +91,48 @@ export class SipCallSession implements CallSession {
         this.answersFrom = now;
         return { kind: 'silence', startSeconds: round(listenStart), endSeconds: round(now) };
       }
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, answer ? 100 : Math.max(10, (deadline - now) * 1000));
-        this.wake = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-      this.wake = null;
+      await this.sleep(answer ? 100 : (deadline - now) * 1000);
     }
+  }
+
+  /**
+   * A keypad entry from the keys waiting on: more keys are awaited while the entry may still grow into a route
+   * (dtmf-entry.ts), each for at most INTER_DIGIT_SECONDS. Keys after a complete entry wait for the next listen.
+   */
+  private async collectEntry(routes: readonly string[]): Promise<CustomerInput> {
+    let collected = '';
+    let first = 0;
+    let last = 0;
+    for (;;) {
+      while (this.digits.length > 0) {
+        const { digit, atSeconds } = this.digits.shift()!;
+        if (collected === '') first = atSeconds;
+        collected += digit;
+        last = atSeconds;
+        if (isDtmfEntryComplete(collected, routes)) return this.entry(collected, first, last);
+      }
+      if (this.ended !== null) return this.entry(collected, first, last);
+      const waitUntil = this.stream.now() + INTER_DIGIT_SECONDS;
+      while (this.digits.length === 0 && this.ended === null && this.stream.now() < waitUntil) await this.sleep((waitUntil - this.stream.now()) * 1000);
+      if (this.digits.length === 0) return this.entry(collected, first, last);
+    }
+  }
+
+  private entry(collected: string, first: number, last: number): CustomerInput {
+    this.answersFrom = Math.max(this.answersFrom, last);
+    return { kind: 'dtmf', digits: dtmfEntryDigits(collected), startSeconds: round(first), endSeconds: round(last) };
+  }
+
+  /** Until `ms` pass or something the listener waits for happens (speech, a key, the hang-up). */
+  private async sleep(ms: number): Promise<void> {
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, Math.max(10, ms));
+      this.wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+    this.wake = null;
   }
 
   async hangUp(): Promise<{ endSeconds: number }> {

@@ -61,17 +61,18 @@ async function customerWav(name: string, words: string, leadSeconds: number): Pr
   return wav;
 }
 
-async function engineFor(trunk: string, options: { onFirstPlay?: () => void } = {}) {
+async function engineFor(trunk: string, options: { onFirstPlay?: () => void; onPlay?: (index: number) => void } = {}) {
   const carrier = new SipTelephony(settingsFor(trunk));
   await carrier.start();
   carriers.push(carrier);
-  const telephony: Telephony = options.onFirstPlay ? observingFirstPlay(carrier, options.onFirstPlay) : carrier;
+  const onPlay = options.onPlay ?? (options.onFirstPlay ? (index: number) => index === 0 && options.onFirstPlay!() : undefined);
+  const telephony: Telephony = onPlay ? observingPlays(carrier, onPlay) : carrier;
   return new ConversationEngine({ telephony, speech: offlineConversationSpeech({ recognizer }), classifyReply });
 }
 
-/** The real carrier, telling the test when the first prompt starts playing (to press a key during it). */
-function observingFirstPlay(carrier: SipTelephony, onFirstPlay: () => void): Telephony {
-  let told = false;
+/** The real carrier, telling the test when each prompt starts playing (to press keys during it). */
+function observingPlays(carrier: SipTelephony, onPlay: (index: number) => void): Telephony {
+  let plays = 0;
   return {
     name: carrier.name,
     needsPromptAudio: carrier.needsPromptAudio,
@@ -82,10 +83,7 @@ function observingFirstPlay(carrier: SipTelephony, onFirstPlay: () => void): Tel
       const session = placed.session;
       const play = session.play.bind(session);
       session.play = (prompt) => {
-        if (!told) {
-          told = true;
-          onFirstPlay();
-        }
+        onPlay(plays++);
         return play(prompt);
       };
       return placed;
@@ -152,6 +150,54 @@ test('a key during the prompt barges in and routes by dtmf; we send keys too (RF
   const greet = result.turns[0]!;
   assert.ok(greet.end_seconds - greet.start_seconds < 5, `the greeting (about 8 s) was cut short by the key: ${JSON.stringify(greet)}`);
   assert.ok(press.start_seconds <= greet.end_seconds + 0.1, 'the key arrived during the greeting');
+});
+
+test('multi-digit entries: 4 then 2 routes 42 without #; 4 then # routes 4 at once', async () => {
+  const wav = await customerWav('silent-keys', 'hmm', 30);
+  const customer = await startBaresipCustomer('127.0.0.32', '+919800000005', wav);
+  peers.push(customer.peer);
+  const keys = (sequence: string[]) => sequence.forEach((key, index) => setTimeout(() => customer.press(key), 1200 + index * 400));
+  const engine = await engineFor('127.0.0.32', { onPlay: (index) => index === 0 ? keys(['4', '2']) : index === 1 ? keys(['4', '#']) : undefined });
+  const entries: Script = {
+    name: 'Account check',
+    single_call_enabled: true,
+    steps: [
+      {
+        id: 'code',
+        say: 'Please key in the last two digits of your loan account number.',
+        listen: {
+          timeout_seconds: 8,
+          routes: [
+            { intent: 'affirm', dtmf: '42', next: 'choice' },
+            { intent: 'deny', dtmf: '4', disposition: 'not_interested', next: 'bye' },
+          ],
+          no_input: { retries: 0, disposition: 'callback', next: 'bye' },
+        },
+      },
+      {
+        id: 'choice',
+        say: 'Thank you. Press four and hash to renew, or four one to talk later.',
+        listen: {
+          timeout_seconds: 8,
+          routes: [
+            { intent: 'affirm', dtmf: '4', disposition: 'interested', next: 'bye' },
+            { intent: 'callback_later', dtmf: '41', disposition: 'callback', next: 'bye' },
+          ],
+          no_input: { retries: 0, disposition: 'callback', next: 'bye' },
+        },
+      },
+      { id: 'bye', say: 'Goodbye.', end: true },
+    ],
+  };
+  const result = await engine.run({ callId: 'cal_sip_keys', phone: '+919800000005', language: 'en-IN', attempt: 1, script: entries, variables: {}, recording: false });
+  const presses = result.turns.filter((turn) => turn.speaker === 'customer');
+  assert.equal(presses.map((turn) => [turn.step_id, turn.dtmf]), [['code', '42'], ['choice', '4']], JSON.stringify(result.turns));
+  assert.is(result.disposition, 'interested');
+  const [code, choice] = presses;
+  assert.ok(code!.end_seconds - code!.start_seconds >= 0.3, `42 spans both keys: ${JSON.stringify(code)}`);
+  // "4#" routes when # arrives, not after the 3 s inter-digit pause.
+  const bye = result.turns.find((turn) => turn.step_id === 'bye')!;
+  assert.ok(bye.start_seconds - choice!.end_seconds < 1.5, `the next prompt followed # at once: ${JSON.stringify([choice, bye])}`);
 });
 
 function decimate(samples16k: Int16Array): Int16Array {

@@ -3,7 +3,8 @@
  * `sandbox.ts` (in-process simulated callees, the default `TELEPHONY=sandbox`) and `sip/sip-telephony.ts` (a SIP
  * trunk, `TELEPHONY=sip`).
  *
- * Time on a call is measured in seconds from the moment it was answered (the recording's zero), and every
+ * Time on a call is measured in seconds from the moment it was answered (the recording's zero; or from the start
+ * of early media when the line had some, see `CallSession.mediaLeadSeconds`), and every
  * session method reports when its action started and ended on that timeline. A real carrier reports wall time
  * since answer; the sandbox runs a virtual timeline, so calls finish at once but keep consistent timings.
  */
@@ -80,6 +81,12 @@ export interface CallSession {
    * sandbox does not). When present the recording's customer side is this, not the clips `listen` returned.
    */
   customerAudio?(): AudioClip;
+  /**
+   * Seconds of early media (a 183 Session Progress with SDP: ringback, a carrier announcement) before the answer.
+   * When the line carried early media, the call's timeline (spans, turns, the recording) starts at its first
+   * moment and the answer is at this offset; absent or 0: the timeline starts at the answer.
+   */
+  readonly mediaLeadSeconds?: number;
 }
 
 export interface Telephony {

@@ -87,7 +87,7 @@ export class ConversationEngine {
       throw error;
     }
     const { endSeconds } = await placed.session.hangUp();
-    return conversation.result(placed.ringSeconds, endSeconds, placed.session.customerAudio?.());
+    return conversation.result(placed.ringSeconds, endSeconds, placed.session.customerAudio?.(), placed.session.mediaLeadSeconds ?? 0);
   }
 }
 
@@ -144,18 +144,24 @@ class Conversation {
   }
 
   /** `customerAudio`: the line's whole customer channel, when the carrier has it (replaces the answers' clips). */
-  result(ringSeconds: number, endSeconds: number, customerAudio?: AudioClip): ConversationResult {
+  /**
+   * `leadSeconds`: early media before the answer; the timeline (turns, the recording) starts there, while talk
+   * time and the escalation's moment count from the answer.
+   */
+  result(ringSeconds: number, endSeconds: number, customerAudio?: AudioClip, leadSeconds = 0): ConversationResult {
     if (customerAudio && this.recording) this.recording.add('customer', 0, customerAudio);
+    const talkSeconds = Math.max(0, endSeconds - leadSeconds);
+    const escalation = this.escalation && leadSeconds > 0 ? { ...this.escalation, atSeconds: Math.max(0, this.escalation.atSeconds - leadSeconds) } : this.escalation;
     return {
       callId: this.request.callId,
       outcome: 'answered',
       answered: true,
       ringSeconds,
-      talkSeconds: endSeconds,
-      durationSeconds: Math.round(endSeconds),
+      talkSeconds,
+      durationSeconds: Math.round(talkSeconds),
       turns: this.turns,
       disposition: this.disposition ?? FALLBACK_DISPOSITION,
-      escalation: this.escalation,
+      escalation,
       failure: null,
       customerHungUp: this.customerHungUp,
       recording: this.recording?.finish(endSeconds) ?? null,

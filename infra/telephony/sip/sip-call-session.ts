@@ -44,6 +44,8 @@ export class SipCallSession implements CallSession {
     private readonly dialog: Dialog,
     private readonly stream: RtpStream,
     private readonly local: { address: string; sessionId: number },
+    /** Early media before the answer: the stream's timeline starts there (CallSession.mediaLeadSeconds). */
+    readonly mediaLeadSeconds = 0,
   ) {
     stream.onTick = () => this.analyse();
     stream.onDigit = (digit, atSeconds) => this.onDigit(digit, atSeconds);

@@ -17,7 +17,8 @@ import { SipTelephony } from '../../../../infra/telephony/sip/sip-telephony.ts';
 import { resample } from '../../../../processes/calling/call-recording.ts';
 import { ConversationEngine } from '../../../../processes/calling/conversation-engine.ts';
 import { offlineConversationSpeech } from '../../../../processes/calling/offline-speech.ts';
-import { settingsFor, startBaresipCustomer } from './peers.ts';
+import { settingsFor, startBaresipCustomer, startSipp } from './peers.ts';
+import { writeRtpPcap } from './rtp-pcap.ts';
 
 /**
  * The conversation engine drives a real SIP call: our user agent → baresip (auto-answer, speaks a WAV, records
@@ -198,6 +199,35 @@ test('multi-digit entries: 4 then 2 routes 42 without #; 4 then # routes 4 at on
   // "4#" routes when # arrives, not after the 3 s inter-digit pause.
   const bye = result.turns.find((turn) => turn.step_id === 'bye')!;
   assert.ok(bye.start_seconds - choice!.end_seconds < 1.5, `the next prompt followed # at once: ${JSON.stringify([choice, bye])}`);
+});
+
+test('early media: the announcement before the answer is in the recording; talk time counts from the answer', async () => {
+  const announcement = await synthesize('The number you are calling is busy. Please stay on the line.', 'en-IN', { voice: 'agent' });
+  const narrow = resample(announcement, 8000);
+  const pcap = join(work, 'announcement.pcap');
+  writeRtpPcap(pcap, narrow);
+  const peer = await startSipp('early-media', '127.0.0.33', { pcap, ring_ms: '3000', talk_ms: '2500' });
+  peers.push(peer);
+  const engine = await engineFor('127.0.0.33');
+  const short: Script = { name: 'Hello', single_call_enabled: true, steps: [{ id: 'hello', say: 'Hello.', listen: { timeout_seconds: 10, routes: [{ intent: 'affirm', dtmf: '1', next: 'hello' }], no_input: { retries: 0 } }, end: true }] };
+  const result = await engine.run({ callId: 'cal_sip_early', phone: '+919800000006', language: 'en-IN', attempt: 1, script: short, variables: {}, recording: true });
+  assert.is(result.outcome, 'answered');
+  assert.ok(result.ringSeconds >= 2.9 && result.ringSeconds < 4, `rang until the 200: ${result.ringSeconds}`);
+  assert.ok(result.talkSeconds >= 2.3 && result.talkSeconds < 3.5, `talk counts from the answer: ${result.talkSeconds}`);
+  const recording = decodeWav(result.recording!.wav);
+  const [left, right] = recording.channels;
+  const seconds = recording.channels[0]!.length / recording.sampleRate;
+  assert.ok(seconds >= 5.3 && seconds < 7, `the recording spans early media and the call: ${seconds} s`);
+  // The announcement is on the customer channel before the answer, where we were silent.
+  assert.ok(rms(right!, 0.3, 2.8) > 300, `announcement before the answer: rms ${rms(right!, 0.3, 2.8).toFixed(0)}`);
+  assert.ok(rms(left!, 0.3, 2.8) < 10, 'no agent audio before the answer');
+  const hello = result.turns[0]!;
+  assert.ok(hello.start_seconds >= 2.9, `the greeting starts after the answer, on the recording's timeline: ${JSON.stringify(hello)}`);
+  assert.ok(rms(left!, hello.start_seconds, hello.end_seconds) > 300, 'the greeting is on the left channel where its turn says');
+  // Correlate the recorded customer channel with the announcement sent (the pcap starts at the 183).
+  const correlation = bestCorrelation(decimate(right!), narrow, 4000, 1.5 * 8000, 0.5 * 8000);
+  assert.ok(correlation >= 0.9, `early media matches what the trunk played: ${correlation.toFixed(3)}`);
+  assert.is(await peer.exited, 0, peer.output().slice(-800));
 });
 
 function decimate(samples16k: Int16Array): Int16Array {

@@ -22,6 +22,7 @@ export function initialState(): CampaignState {
     qa_scorecard_id: null,
     purpose: 'service',
     caller_id: null,
+    voicemail: 'hang_up',
     created_at: '',
     started_at: null,
     ended_at: null,

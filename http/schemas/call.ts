@@ -1,4 +1,5 @@
 import { CALL_PURPOSES } from '../../domain/compliance/rule.ts';
+import { ANSWERED_BY } from '../../domain/call.ts';
 import { z } from '@hono/zod-openapi';
 import { DISPOSITIONS } from '../../domain/shared/disposition.ts';
 import { SUPPORTED_LANGUAGES } from '../../domain/shared/language.ts';
@@ -81,6 +82,13 @@ export const CallSchema = z
     attempt: z.int().nullable().openapi({ description: 'Attempt number of the campaign contact (1 = first); null for a single call.' }),
     answered_at: Timestamp.nullable(),
     caller_id: z.string().nullable().openapi({ description: 'E.164 caller ID the call was placed with; null: the trunk default (SIP_CALLER_ID).' }),
+    answered_by: z
+      .enum(ANSWERED_BY)
+      .nullable()
+      .openapi({
+        description:
+          'Answering-machine detection on a SIP call (docs/telephony.md): `machine` (the call ends `completed` with `not_reachable` and is retried like no answer), `human`, or `unknown` (nothing said within 4 s; the script ran). Null when it did not run: not answered, the sandbox, or SIP_AMD=false.',
+      }),
     agent_id: z.string().nullable().openapi({ description: 'The human agent who placed the call (POST /v1/calls `agent_id`) or took it over on escalation; null when only the voice agent spoke.' }),
     escalation: EscalationSchema.nullable().openapi({ description: 'Set when the customer asked for a human agent (disposition escalated).' }),
     failure_reason: z

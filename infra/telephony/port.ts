@@ -9,6 +9,8 @@
  * since answer; the sandbox runs a virtual timeline, so calls finish at once but keep consistent timings.
  */
 
+import type { AmdDecision } from './answering-machine-detector.ts';
+
 /** Mono 16-bit PCM. */
 export interface AudioClip {
   pcm: Int16Array;
@@ -87,6 +89,13 @@ export interface CallSession {
    * moment and the answer is at this offset; absent or 0: the timeline starts at the answer.
    */
   readonly mediaLeadSeconds?: number;
+  /**
+   * Answering-machine detection on the audio since the answer (a real line with detection on): who answered,
+   * decided within the detector's budget (4 s) or at the hang-up. Called before the first prompt.
+   */
+  detectAnsweringMachine?(): Promise<AmdDecision>;
+  /** Waits until the far end has been quiet for `quietSeconds` (after a greeting or its beep), at most `maxSeconds`. */
+  waitForQuiet?(quietSeconds: number, maxSeconds: number): Promise<void>;
 }
 
 export interface Telephony {

@@ -1,4 +1,4 @@
-import type { CallTurn } from '../../domain/call.ts';
+import type { AnsweredBy, CallTurn } from '../../domain/call.ts';
 import type { Disposition } from '../../domain/shared/disposition.ts';
 import { renderTemplate } from '../../domain/script-template.ts';
 import type { Script, ScriptIntent, ScriptNoInput, ScriptRoute, ScriptStep } from '../../domain/script-types.ts';
@@ -26,7 +26,19 @@ export interface ConversationRequest {
   recording: boolean;
   /** E.164 caller id of this call (the single call's or its campaign's); absent: the carrier's default. */
   callerId?: string;
+  /**
+   * When answering-machine detection finds a machine: `hang_up` (default) ends the call at once; `leave_message`
+   * waits for the greeting and its beep to finish, then says the script's `voicemail` step and ends.
+   */
+  voicemail?: VoicemailAction;
 }
+
+export type VoicemailAction = 'hang_up' | 'leave_message';
+/** The script step said to a voicemail with `voicemail: leave_message`. */
+export const VOICEMAIL_STEP_ID = 'voicemail';
+/** After a machine is detected, the greeting and beep are over once the line has been quiet this long. */
+const VOICEMAIL_QUIET_SECONDS = 1;
+const VOICEMAIL_MAX_WAIT_SECONDS = 20;
 
 export interface ConversationEngineDependencies {
   telephony: Telephony;
@@ -76,6 +88,7 @@ export class ConversationEngine {
         failure: failed ? { reason: placed.outcome as 'invalid_number' | 'carrier_error', detail: placed.detail ?? placed.outcome } : null,
         customerHungUp: false,
         recording: null,
+        answeredBy: null,
       };
     }
     const conversation = new Conversation(request, placed.session, this.dependencies);
@@ -102,6 +115,7 @@ class Conversation {
   private disposition: Disposition | null = null;
   private escalation: ConversationResult['escalation'] = null;
   private customerHungUp = false;
+  private answeredBy: AnsweredBy | null = null;
   private readonly recording: CallRecordingBuilder | null;
 
   constructor(
@@ -114,6 +128,11 @@ class Conversation {
 
   async run(): Promise<void> {
     const steps = stepsById(this.request.script);
+    if (this.session.detectAnsweringMachine) {
+      // Before a word is said: a debt or an offer is never spoken to a voicemail.
+      this.answeredBy = (await this.session.detectAnsweringMachine()).answeredBy;
+      if (this.answeredBy === 'machine') return this.answerMachine(steps.get(VOICEMAIL_STEP_ID));
+    }
     const maxSpoken = this.dependencies.maxSpokenSteps ?? DEFAULT_MAX_SPOKEN_STEPS;
     let step: ScriptStep | undefined = this.request.script.steps[0];
     for (let spoken = 0; step !== undefined && spoken < maxSpoken; spoken++) {
@@ -165,7 +184,16 @@ class Conversation {
       failure: null,
       customerHungUp: this.customerHungUp,
       recording: this.recording?.finish(endSeconds) ?? null,
+      answeredBy: this.answeredBy,
     };
+  }
+
+  /** A machine answered: nobody was reached; leave the script's voicemail message when asked to, then end. */
+  private async answerMachine(message: ScriptStep | undefined): Promise<void> {
+    this.disposition = 'not_reachable';
+    if (this.request.voicemail !== 'leave_message' || !message) return;
+    await this.session.waitForQuiet?.(VOICEMAIL_QUIET_SECONDS, VOICEMAIL_MAX_WAIT_SECONDS);
+    await this.say(message, renderTemplate(message.say, this.request.variables));
   }
 
   /** Once escalated, the call stays `escalated`: the hand-over is what happened, whatever the closing step says. */

@@ -113,6 +113,7 @@ export function placeCampaignCallCommand(state: CampaignState, contact: Dialable
       qa_scorecard_id: state.qa_scorecard_id,
       purpose: state.purpose,
       caller_id: state.caller_id,
+      voicemail: state.voicemail,
       started_at: now.toISOString(),
     },
   };

@@ -9,7 +9,7 @@ import { loanRenewalScript } from '../support/scripts.ts';
 import { placeableFacts } from '../support/call-facts.ts';
 
 const FULL_CALL_FIELDS = [
-  'agent_id', 'answered_at', 'attempt', 'caller_id', 'campaign_id', 'contact', 'disposition', 'duration_seconds', 'ended_at', 'escalation', 'failure_reason', 'id',
+  'agent_id', 'answered_at', 'answered_by', 'attempt', 'caller_id', 'campaign_id', 'contact', 'disposition', 'duration_seconds', 'ended_at', 'escalation', 'failure_reason', 'id',
   'language', 'recording_url', 'script_id', 'script_version', 'started_at', 'status', 'transcript_job_id',
 ];
 const LIST_FIELDS = ['campaign_id', 'contact', 'disposition', 'duration_seconds', 'ended_at', 'id', 'language', 'started_at', 'status'];
@@ -60,6 +60,7 @@ calls('POST: 201 in_progress with every field but duration_seconds; GET and the 
     attempt: null,
     answered_at: null,
     caller_id: null,
+    answered_by: null,
     agent_id: null,
     escalation: null,
     failure_reason: null,

@@ -77,6 +77,7 @@ campaigns('create: 201 scheduled, the create and detail fields, defaults, the pi
     recording_enabled: true,
     purpose: 'service',
     caller_id: null,
+    voicemail: 'hang_up',
     created_at: '2026-03-01T10:00:00.000Z',
     started_at: null,
     ended_at: null,
@@ -107,6 +108,8 @@ campaigns('validation: every rule of the body, with the field, the value and wha
   assert.equal(await invalid({ name: 'x'.repeat(256) }), { field: 'name', provided: 'x'.repeat(256), expected: 'a non-empty string of at most 255 characters' });
   assert.equal(await invalid({ name: '   ' }), { field: 'name', provided: '   ', expected: 'a non-empty string of at most 255 characters' });
   assert.equal(await invalid({ language: 'hindi' }), { field: 'language', provided: 'hindi', expected: BCP47_DESCRIPTION });
+  assert.equal(await invalid({ voicemail: 'beep' }), { field: 'voicemail', provided: 'beep', expected: 'hang_up or leave_message' });
+  assert.equal(await invalid({ voicemail: 'leave_message' }), { field: 'voicemail', provided: 'leave_message', expected: 'hang_up, or a script with a step whose id is "voicemail"' });
   assert.equal(await invalid({ caller_id: '1600123456' }), { field: 'caller_id', provided: '1600123456', expected: E164_DESCRIPTION });
   assert.equal(await invalid({ language: 'fr-FR' }), { field: 'language', provided: 'fr-FR', expected: SUPPORTED_LANGUAGES_DESCRIPTION });
   const badPhone = contacts(5);

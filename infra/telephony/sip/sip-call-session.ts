@@ -5,7 +5,8 @@ import { toNarrowband } from './narrowband.ts';
 import type { RtpStream } from './rtp-stream.ts';
 import { answerDirection, buildSdp, parseSdp, type G711 } from './sdp.ts';
 import type { Dialog, SipUserAgent } from './user-agent.ts';
-import { UtteranceDetector } from './utterance-detector.ts';
+import { frameDecibels, UtteranceDetector } from './utterance-detector.ts';
+import { AnsweringMachineDetector, type AmdDecision } from '../answering-machine-detector.ts';
 
 /**
  * An answered SIP call as the conversation engine sees it (the CallSession port). Time is seconds since the
@@ -21,6 +22,8 @@ const MAX_UTTERANCE_SECONDS = 15;
 const BARGE_IN_SECONDS = 0.3;
 const PRE_ROLL_SAMPLES = 0.3 * TRACK_SAMPLE_RATE;
 const POST_ROLL_SAMPLES = 0.2 * TRACK_SAMPLE_RATE;
+/** Below this a frame is quiet (a beep or a greeting is well above it). */
+const QUIET_DB = -45;
 
 interface Utterance {
   start: number;
@@ -38,6 +41,12 @@ export class SipCallSession implements CallSession {
   private ended: number | null = null;
   private wake: (() => void) | null = null;
   private sdpVersion = 1;
+  private readonly amd: AnsweringMachineDetector | null;
+  /** Where the answer is on the track: detection starts there (early media is not the callee). */
+  private readonly amdFrom: number;
+  private amdWaiters: Array<(decision: AmdDecision) => void> = [];
+  /** Frames of quiet in a row, for waitForQuiet. */
+  private quietFrames = 0;
 
   constructor(
     private readonly agent: SipUserAgent,
@@ -46,7 +55,11 @@ export class SipCallSession implements CallSession {
     private readonly local: { address: string; sessionId: number },
     /** Early media before the answer: the stream's timeline starts there (CallSession.mediaLeadSeconds). */
     readonly mediaLeadSeconds = 0,
+    answeringMachineDetection = false,
   ) {
+    this.amd = answeringMachineDetection ? new AnsweringMachineDetector() : null;
+    this.amdFrom = Math.round(mediaLeadSeconds * TRACK_SAMPLE_RATE);
+    if (!answeringMachineDetection) this.detectAnsweringMachine = undefined;
     stream.onTick = () => this.analyse();
     stream.onDigit = (digit, atSeconds) => this.onDigit(digit, atSeconds);
     agent.attach(dialog, {
@@ -137,6 +150,20 @@ export class SipCallSession implements CallSession {
     this.wake = null;
   }
 
+  /** Who answered (AnsweringMachineDetector on the audio since the answer); absent when SIP_AMD is off. */
+  detectAnsweringMachine?(): Promise<AmdDecision> {
+    const decided = this.amd?.decided;
+    if (decided) return Promise.resolve(decided);
+    if (this.ended !== null) return Promise.resolve({ answeredBy: 'unknown', cue: 'silence', atSeconds: Math.max(0, this.ended - this.mediaLeadSeconds) });
+    return new Promise((resolve) => this.amdWaiters.push(resolve));
+  }
+
+  /** Until the far end has been quiet for `quietSeconds` (a voicemail's greeting and beep are over), or `maxSeconds`. */
+  async waitForQuiet(quietSeconds: number, maxSeconds: number): Promise<void> {
+    const until = this.stream.now() + maxSeconds;
+    while (this.ended === null && this.stream.now() < until && this.quietFrames * 0.02 < quietSeconds) await this.sleep(100);
+  }
+
   async hangUp(): Promise<{ endSeconds: number }> {
     if (this.ended === null) {
       this.ended = round(this.stream.now());
@@ -164,7 +191,13 @@ export class SipCallSession implements CallSession {
     const horizon = Math.max(0, Math.round(this.stream.now() * TRACK_SAMPLE_RATE) - JITTER_SAMPLES);
     let changed = false;
     while (this.analysed + FRAME <= horizon) {
-      const event = this.detector.push(this.stream.track.read(this.analysed, this.analysed + FRAME));
+      const frame = this.stream.track.read(this.analysed, this.analysed + FRAME);
+      const event = this.detector.push(frame);
+      this.quietFrames = this.detector.inSpeech || frameDecibels(frame) > QUIET_DB ? 0 : this.quietFrames + 1;
+      if (this.amd && !this.amd.decided && this.analysed >= this.amdFrom) {
+        const decision = this.amd.push(frame);
+        if (decision) for (const waiter of this.amdWaiters.splice(0)) waiter(decision);
+      }
       this.analysed += FRAME;
       if (event?.kind === 'start') {
         this.utterances.push({ start: event.frame * FRAME, end: null });
@@ -199,6 +232,8 @@ export class SipCallSession implements CallSession {
   private onRemoteHangUp(): void {
     if (this.ended !== null) return;
     this.ended = round(this.stream.now());
+    const heard = Math.max(0, this.ended - this.mediaLeadSeconds);
+    for (const waiter of this.amdWaiters.splice(0)) waiter(this.amd?.decided ?? { answeredBy: 'unknown', cue: 'silence', atSeconds: heard });
     this.stream.stopPlayback();
     this.wake?.();
   }

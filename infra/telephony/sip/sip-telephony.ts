@@ -86,7 +86,7 @@ export class SipTelephony implements Telephony {
     stream.setRemote(remote);
     const mediaLeadSeconds = early ? stream.now() : 0;
     if (!early) stream.start();
-    const session = new SipCallSession(this.agent, result.dialog, stream, { address: this.settings.localAddress, sessionId }, mediaLeadSeconds);
+    const session = new SipCallSession(this.agent, result.dialog, stream, { address: this.settings.localAddress, sessionId }, mediaLeadSeconds, this.settings.answeringMachineDetection);
     return { outcome: 'answered', ringSeconds, session };
   }
 }

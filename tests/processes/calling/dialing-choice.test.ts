@@ -87,6 +87,7 @@ test('the commands of a dial: reserve the attempt, then place the call with the 
     qa_scorecard_id: null,
     purpose: 'service',
     caller_id: null,
+    voicemail: 'hang_up',
     started_at: at(5),
   });
 });

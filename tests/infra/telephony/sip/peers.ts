@@ -64,6 +64,8 @@ export function settingsFor(trunk: string, overrides: Partial<SipSettings> = {})
     rtpPorts: { low, high: low + 198 },
     ringTimeoutSeconds: 10,
     maxCallsPerSecond: 50,
+    // Off unless a test is about it: detection listens up to 4 s before the first prompt.
+    answeringMachineDetection: false,
     ...overrides,
   };
 }

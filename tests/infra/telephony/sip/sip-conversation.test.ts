@@ -19,6 +19,8 @@ import { ConversationEngine } from '../../../../processes/calling/conversation-e
 import { offlineConversationSpeech } from '../../../../processes/calling/offline-speech.ts';
 import { settingsFor, startBaresipCustomer, startSipp } from './peers.ts';
 import { writeRtpPcap } from './rtp-pcap.ts';
+import { greetingSet } from '../greeting-set.ts';
+import { attemptOutcomeOf, callCommandFor } from '../../../../processes/calling/conversation-result.ts';
 
 /**
  * The conversation engine drives a real SIP call: our user agent → baresip (auto-answer, speaks a WAV, records
@@ -62,8 +64,8 @@ async function customerWav(name: string, words: string, leadSeconds: number): Pr
   return wav;
 }
 
-async function engineFor(trunk: string, options: { onFirstPlay?: () => void; onPlay?: (index: number) => void } = {}) {
-  const carrier = new SipTelephony(settingsFor(trunk));
+async function engineFor(trunk: string, options: { onFirstPlay?: () => void; onPlay?: (index: number) => void; amd?: boolean } = {}) {
+  const carrier = new SipTelephony(settingsFor(trunk, { answeringMachineDetection: options.amd ?? false }));
   await carrier.start();
   carriers.push(carrier);
   const onPlay = options.onPlay ?? (options.onFirstPlay ? (index: number) => index === 0 && options.onFirstPlay!() : undefined);
@@ -228,6 +230,63 @@ test('early media: the announcement before the answer is in the recording; talk 
   const correlation = bestCorrelation(decimate(right!), narrow, 4000, 1.5 * 8000, 0.5 * 8000);
   assert.ok(correlation >= 0.9, `early media matches what the trunk played: ${correlation.toFixed(3)}`);
   assert.is(await peer.exited, 0, peer.output().slice(-800));
+});
+
+test('answering-machine detection: a voicemail is hung up on or left a message, a person hears the script', async () => {
+  const set = await greetingSet();
+  const pcapOf = (name: string) => {
+    const greeting = set.find((entry) => entry.name === name)!;
+    const path = join(work, `${name.replace(/\W+/g, '-')}.pcap`);
+    writeRtpPcap(path, greeting.pcm);
+    return path;
+  };
+  const machine = pcapOf('personal greeting with beep (en)');
+  const person = pcapOf('hello (en, Festival)');
+  const amdScript: Script = {
+    name: 'Collections',
+    single_call_enabled: true,
+    steps: [
+      { id: 'greet', say: 'Hello {name}, your loan payment of five thousand rupees is due.', next: 'bye' },
+      { id: 'bye', say: 'Goodbye.', end: true, disposition: 'callback' },
+      { id: 'voicemail', say: 'Please call Sahay Finance back.', end: true },
+    ],
+  };
+  const cases = [
+    { address: '127.0.0.34', pcap: machine, voicemail: 'hang_up' as const },
+    { address: '127.0.0.35', pcap: machine, voicemail: 'leave_message' as const },
+    { address: '127.0.0.36', pcap: person, voicemail: 'hang_up' as const },
+  ];
+  const results = await Promise.all(
+    cases.map(async ({ address, pcap, voicemail }, index) => {
+      const peer = await startSipp('answer-and-play', address, { pcap });
+      peers.push(peer);
+      const engine = await engineFor(address, { amd: true });
+      const result = await engine.run({ callId: `cal_amd_${index}`, phone: '+919800000007', language: 'en-IN', attempt: 1, script: amdScript, variables: { name: 'Kiran' }, recording: true, voicemail });
+      return { result, exit: await peer.exited, output: peer.output() };
+    }),
+  );
+  const [hungUp, messaged, human] = results.map(({ result }) => result);
+  results.forEach(({ exit, output }) => assert.is(exit, 0, output.slice(-600)));
+
+  assert.is(hungUp!.answeredBy, 'machine');
+  assert.is(hungUp!.disposition, 'not_reachable');
+  assert.equal(hungUp!.turns, [], 'nothing was said to the machine');
+  assert.ok(hungUp!.talkSeconds <= 4.5, `decided within the budget: ${hungUp!.talkSeconds} s`);
+  assert.is(attemptOutcomeOf(hungUp!), 'no_answer', 'retried like no answer');
+  const command = callCommandFor(hungUp!, new Date());
+  assert.equal(command.type === 'RecordCallResult' && [command.data.disposition, command.data.answered_by], ['not_reachable', 'machine']);
+
+  assert.is(messaged!.answeredBy, 'machine');
+  assert.is(messaged!.disposition, 'not_reachable');
+  assert.equal(messaged!.turns.map((turn) => [turn.step_id, turn.text]), [['voicemail', 'Please call Sahay Finance back.']]);
+  // The greeting ends about 7.6 s after the answer and the beep at 8.5 s: the message starts after both.
+  assert.ok(messaged!.turns[0]!.start_seconds >= 8.5, `the message follows the beep: ${JSON.stringify(messaged!.turns[0])}`);
+
+  assert.is(human!.answeredBy, 'human');
+  assert.equal(human!.turns.map((turn) => turn.step_id), ['greet', 'bye']);
+  assert.is(human!.disposition, 'callback');
+  assert.is(attemptOutcomeOf(human!), 'connected');
+  console.log(`AMD over SIP: machine hung up at ${hungUp!.talkSeconds.toFixed(2)} s; person's greeting at ${human!.turns[0]!.start_seconds.toFixed(2)} s`);
 });
 
 function decimate(samples16k: Int16Array): Int16Array {

@@ -181,6 +181,11 @@ export class SipCallSession implements CallSession {
     return { pcm: this.stream.track.read(0, end), sampleRate: TRACK_SAMPLE_RATE };
   }
 
+  /** When each of the last RTP packets left (ms, performance.now), for the benchmark's timing figure. */
+  get sentPacketTimes(): readonly number[] {
+    return this.stream.sendTimes;
+  }
+
   /** Sends keys to the customer's side (RFC 4733 when the peer offered telephone-event, SIP INFO otherwise). */
   async sendDigits(digits: string): Promise<void> {
     if (this.stream.canSendTelephoneEvents) this.stream.sendDigits(digits);

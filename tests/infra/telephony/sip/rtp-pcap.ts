@@ -1,13 +1,20 @@
 import alawmulaw from 'alawmulaw';
 import { writeFileSync } from 'node:fs';
+import { encodeTelephoneEvent } from '../../../../infra/telephony/sip/telephone-event.ts';
 
 /**
- * Writes 8 kHz mono audio as a pcap of PCMA RTP packets (20 ms each, Ethernet/IPv4/UDP), the form sipp's
+ * Writes 8 kHz mono audio (and keys, as RFC 4733 events) as a pcap of PCMA RTP packets (20 ms each, Ethernet/IPv4/UDP), the form sipp's
  * `play_pcap_audio` streams to the far end at the capture's pace: how the sipp peers speak (early-media
  * announcements, machine greetings, the benchmark's customers).
  */
-export function writeRtpPcap(path: string, pcm: Int16Array): void {
+export function writeRtpPcap(path: string, pcm: Int16Array, keys: Array<{ atSeconds: number; digit: string }> = []): void {
   const frames = Math.ceil(pcm.length / 160);
+  // A key replaces the audio frames it covers: 5 event packets (100 ms), the last three with End, payload type 101.
+  const keyFrames = new Map<number, { digit: string; age: number; start: number }>();
+  for (const key of keys) {
+    const start = Math.round(key.atSeconds * 50);
+    for (let age = 0; age < 8; age++) keyFrames.set(start + age, { digit: key.digit, age, start });
+  }
   const header = Buffer.alloc(24);
   header.writeUInt32LE(0xa1b2c3d4, 0);
   header.writeUInt16LE(2, 4);
@@ -16,14 +23,22 @@ export function writeRtpPcap(path: string, pcm: Int16Array): void {
   header.writeUInt32LE(1, 20); // LINKTYPE_ETHERNET
   const parts: Buffer[] = [header];
   for (let frame = 0; frame < frames; frame++) {
-    const chunk = new Int16Array(160);
-    chunk.set(pcm.subarray(frame * 160, frame * 160 + 160));
-    const payload = Buffer.from(alawmulaw.alaw.encode(chunk));
+    const key = keyFrames.get(frame);
+    let payload: Buffer;
     const rtp = Buffer.alloc(12);
     rtp[0] = 0x80;
-    rtp[1] = (frame === 0 ? 0x80 : 0) | 8; // marker on the first packet, PT 8 (PCMA)
+    if (key) {
+      payload = encodeTelephoneEvent({ digit: key.digit, end: key.age >= 4, volume: 10, duration: Math.min(key.age + 1, 5) * 160 });
+      rtp[1] = (key.age === 0 ? 0x80 : 0) | 101;
+      rtp.writeUInt32BE((key.start * 160) >>> 0, 4);
+    } else {
+      const chunk = new Int16Array(160);
+      chunk.set(pcm.subarray(frame * 160, frame * 160 + 160));
+      payload = Buffer.from(alawmulaw.alaw.encode(chunk));
+      rtp[1] = (frame === 0 ? 0x80 : 0) | 8; // marker on the first packet, PT 8 (PCMA)
+      rtp.writeUInt32BE((frame * 160) >>> 0, 4);
+    }
     rtp.writeUInt16BE(frame & 0xffff, 2);
-    rtp.writeUInt32BE((frame * 160) >>> 0, 4);
     rtp.writeUInt32BE(0x5eed5eed, 8);
     const udpLength = 8 + rtp.length + payload.length;
     const ip = Buffer.alloc(20);

@@ -10,7 +10,7 @@
  * the first prompt audio, DTMF-to-next-prompt time, send-side RTP inter-packet timing deviation from 20 ms
  * (p50/p99/max and late packets > 5 ms), CPU per call (share of one core per simultaneous call and CPU ms per call),
  * RSS per call, and answering-machine detection accuracy on the greeting set.
- * Env: BENCH_SIP_CALLS (default 100), BENCH_SIP_CPS (calls per second, default 20).
+ * Env: BENCH_SIP_CALLS (default 100), BENCH_SIP_CPS (calls per second, default 20), BENCH_SIP_RECORDING=0 (recording off).
  */
 import { enterNetworkNamespace, startPeer } from '../tests/support/network-namespace.ts';
 await enterNetworkNamespace(import.meta.url);
@@ -34,6 +34,7 @@ type Telephony = import('../infra/telephony/port.ts').Telephony;
 
 const CALLS = Number(process.env.BENCH_SIP_CALLS ?? 100);
 const CPS = Number(process.env.BENCH_SIP_CPS ?? 20);
+const RECORDING = process.env.BENCH_SIP_RECORDING !== '0';
 const PEER = '127.0.0.50';
 const KEY_AT_SECONDS = 7;
 
@@ -121,7 +122,7 @@ const started = performance.now();
 sharedMediaClock.lateness.length = 0;
 const results = await Promise.all(
   Array.from({ length: CALLS }, (_, index) =>
-    engine.run({ callId: `cal_bench_${index}`, phone: `+9198000${String(index).padStart(5, '0')}`, language: 'en-IN', attempt: 1, script, variables: { name: 'Asha' }, recording: true }),
+    engine.run({ callId: `cal_bench_${index}`, phone: `+9198000${String(index).padStart(5, '0')}`, language: 'en-IN', attempt: 1, script, variables: { name: 'Asha' }, recording: RECORDING }),
   ),
 );
 const wallSeconds = (performance.now() - started) / 1000;
@@ -151,7 +152,7 @@ const set = await greetingSet();
 const amdRight = set.filter((greeting) => classifyGreeting(greeting.pcm).answeredBy === (greeting.truth === 'silence' ? 'unknown' : greeting.truth)).length;
 const ms = (value: number) => `${value.toFixed(1)} ms`;
 
-console.log(`bench:sip — ${CALLS} calls at ${CPS} calls/s to sipp (${PEER}), DTMF-driven script, recording on, 2 cores shared`);
+console.log(`bench:sip — ${CALLS} calls at ${CPS} calls/s to sipp (${PEER}), DTMF-driven script, recording ${RECORDING ? 'on' : 'off'}, 2 cores shared`);
 console.log(`  calls answered ${answered.length}/${CALLS}, routed by the key ${routed.length}; sipp exit ${String(sippExit)}`);
 const setUpSeconds = (Math.max(...answerTimes) - started) / 1000;
 console.log(`  wall ${wallSeconds.toFixed(1)} s; calls set up per second ${(answerTimes.length / Math.max(0.001, setUpSeconds)).toFixed(1)} (INVITEs paced at ${CPS}/s by SIP_MAX_CPS)`);

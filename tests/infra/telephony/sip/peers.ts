@@ -33,12 +33,17 @@ export async function startSipp(name: string, address: string, fill: Record<stri
  * kamailio as the trunk (kamailio/trunk.cfg): registrar and digest-authenticating proxy on `address`:5060, in the
  * foreground (-DD) with its log on stderr.
  */
-export async function startKamailio(address: string, password: string): Promise<Peer> {
+export async function startKamailio(address: string, password: string, routes: { people?: string; machines?: string } = {}): Promise<Peer> {
   const directory = mkdtempSync(join(tmpdir(), 'kamailio-'));
   process.on('exit', () => rmSync(directory, { recursive: true, force: true }));
   const config = join(directory, 'kamailio.cfg');
   const template = readFileSync(fileURLToPath(new URL('./kamailio/trunk.cfg', import.meta.url)), 'utf8');
-  writeFileSync(config, template.replaceAll('{{address}}', address).replaceAll('{{password}}', password));
+  const filled = template
+    .replaceAll('{{address}}', address)
+    .replaceAll('{{password}}', password)
+    .replaceAll('{{people}}', routes.people ?? '127.0.0.254')
+    .replaceAll('{{machines}}', routes.machines ?? '127.0.0.254');
+  writeFileSync(config, filled);
   const peer = startPeer('kamailio', ['-f', config, '-DD', '-E', '-m', '64', '-M', '8', '-w', directory, '-Y', directory, '-P', join(directory, 'kamailio.pid')]);
   await waitForUdpPort(address, 5060, peer);
   return peer;

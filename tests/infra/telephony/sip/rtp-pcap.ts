@@ -8,7 +8,8 @@ import { encodeTelephoneEvent } from '../../../../infra/telephony/sip/telephone-
  * announcements, machine greetings, the benchmark's customers).
  */
 export function writeRtpPcap(path: string, pcm: Int16Array, keys: Array<{ atSeconds: number; digit: string }> = []): void {
-  const frames = Math.ceil(pcm.length / 160);
+  // Through the last key and a little quiet after it, when the audio is shorter.
+  const frames = Math.max(Math.ceil(pcm.length / 160), ...keys.map((key) => Math.round(key.atSeconds * 50) + 20));
   // A key replaces the audio frames it covers: 5 event packets (100 ms), the last three with End, payload type 101.
   const keyFrames = new Map<number, { digit: string; age: number; start: number }>();
   for (const key of keys) {

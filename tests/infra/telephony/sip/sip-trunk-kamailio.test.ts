@@ -15,7 +15,13 @@ import { decodeWav, encodeWav } from '../../../../infra/speech/wav.ts';
 import { SipTelephony } from '../../../../infra/telephony/sip/sip-telephony.ts';
 import { ConversationEngine } from '../../../../processes/calling/conversation-engine.ts';
 import { offlineConversationSpeech } from '../../../../processes/calling/offline-speech.ts';
-import { settingsFor, startBaresipCustomer, startKamailio } from './peers.ts';
+import { settingsFor, startBaresipCustomer, startKamailio, waitForUdpPort } from './peers.ts';
+import { startPeer } from '../../../support/network-namespace.ts';
+import { client, createWorkspace, startServer, type TestServer } from '../../../support/server.ts';
+import { writeRtpPcap } from './rtp-pcap.ts';
+import { greetingSet } from '../greeting-set.ts';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
 /**
  * A real trunk between us and the customer: kamailio as registrar and authenticating proxy (kamailio/trunk.cfg).
@@ -57,7 +63,8 @@ async function until(condition: () => boolean, what: string, timeoutMs = 8000): 
 test('registered through kamailio with digest; the call reaches the registered phone through the proxy and completes', async () => {
   const trunk = await startKamailio('127.0.0.40', 's3cret');
   peers.push(trunk);
-  const speech = await synthesize('yes I would like that', 'en-IN', { voice: 'customer' });
+  // The words and voice the conversation suite recognises reliably; recognition is not what this test is about.
+  const speech = await synthesize('yes I am interested', 'en-IN', { voice: 'agent' });
   const raw = join(work, 'yes-raw.wav');
   const wav = join(work, 'yes.wav');
   writeFileSync(raw, encodeWav({ sampleRate: speech.sampleRate, channels: [speech.pcm] }));
@@ -93,6 +100,93 @@ test('registered through kamailio with digest; the call reaches the registered p
     assert.is(nobody.outcome, 'invalid_number');
   } finally {
     await carrier.close();
+  }
+});
+
+/** sipp answering every call sent to `address` and streaming `pcap` (bench/sip/customer.xml: PCMA + telephone-event). */
+async function startAnsweringSipp(address: string, pcap: string, calls: number): Promise<Peer> {
+  const scenario = join(work, `customer-${address}.xml`);
+  writeFileSync(scenario, readFileSync(fileURLToPath(new URL('../../../../bench/sip/customer.xml', import.meta.url)), 'utf8').replaceAll('{{pcap}}', pcap));
+  const peer = startPeer('sipp', ['-sf', scenario, '-i', address, '-p', '5060', '-mi', address, '-m', String(calls), '-nostdin', '-timeout', '240s', '-timeout_error']);
+  await waitForUdpPort(address, 5060, peer);
+  return peer;
+}
+
+test('a campaign of 20 contacts through kamailio: people, voicemail, busy, unavailable, not found, each with its disposition', async () => {
+  const set = await greetingSet();
+  const personPcap = join(work, 'person.pcap');
+  const machinePcap = join(work, 'machine.pcap');
+  writeRtpPcap(personPcap, set.find((greeting) => greeting.name === 'hello (en, Festival)')!.pcm, [{ atSeconds: 7, digit: '1' }]);
+  writeRtpPcap(machinePcap, set.find((greeting) => greeting.name === 'personal greeting with beep (en)')!.pcm);
+  // Last digit: 0 a person who presses 1, 5 a voicemail, 1 busy, 3 unavailable, 2 not found (kamailio/trunk.cfg).
+  const endings = ['0', '0', '0', '0', '0', '0', '0', '0', '5', '5', '5', '1', '1', '1', '3', '3', '3', '2', '2', '2'];
+  const trunk = await startKamailio('127.0.0.60', 's3cret', { people: '127.0.0.61', machines: '127.0.0.62' });
+  const people = await startAnsweringSipp('127.0.0.61', personPcap, 8);
+  const machines = await startAnsweringSipp('127.0.0.62', machinePcap, 3);
+  peers.push(trunk, people, machines);
+  let server: TestServer | null = null;
+  try {
+    server = await startServer({
+      env: {
+        TELEPHONY: 'sip',
+        SIP_TRUNK: '127.0.0.60:5060',
+        SIP_LOCAL_ADDRESS: '127.0.0.1',
+        SIP_LOCAL_PORT: '5090',
+        SIP_USERNAME: 'acme',
+        SIP_PASSWORD: 's3cret',
+        SIP_REGISTER: 'true',
+        SIP_CALLER_ID: '+911140000000',
+        RTP_PORT_RANGE: '24000-24400',
+        SIP_MAX_CPS: '20',
+        RING_TIMEOUT_SECONDS: '10',
+      },
+    });
+    const api = client(server, (await createWorkspace(server, 'SIP campaign')).key);
+    const scriptBody = {
+      name: 'Renewal by key',
+      single_call_enabled: false,
+      steps: [
+        {
+          id: 'greet',
+          say: 'Hello {name}, press one to renew your loan.',
+          listen: { timeout_seconds: 8, routes: [{ intent: 'affirm', dtmf: '1', disposition: 'interested', next: 'bye' }], no_input: { retries: 0, disposition: 'callback', next: 'bye' } },
+        },
+        { id: 'bye', say: 'Thank you, goodbye.', end: true },
+      ],
+    };
+    const script = await api.post('/v1/scripts', scriptBody);
+    assert.is(script.status, 201, script.text);
+    const contacts = endings.map((ending, index) => ({ phone: `+9198000001${String(index).padStart(2, '0')}${ending}`, name: `Customer ${index}` }));
+    const created = await api.post('/v1/campaigns', { name: 'Through the trunk', script_id: script.body.id, language: 'en-IN', contacts, max_attempts: 1, caller_id: '+911600123456' });
+    assert.is(created.status, 201, created.text);
+    assert.is((await api.patch(`/v1/campaigns/${created.body.id}`, { action: 'start' })).status, 200);
+    let campaign: any;
+    for (const started = Date.now(); Date.now() - started < 150_000; await new Promise((resolve) => setTimeout(resolve, 500))) {
+      campaign = (await api.get(`/v1/campaigns/${created.body.id}`)).body;
+      if (campaign.status === 'completed') break;
+    }
+    assert.is(campaign.status, 'completed', JSON.stringify(campaign));
+    assert.equal(campaign.disposition_summary, { interested: 8, not_interested: 0, callback: 0, not_reachable: 12, dnd: 0, escalated: 0 });
+    const calls = (await api.get(`/v1/calls?campaign_id=${created.body.id}&limit=100`)).body.data as Array<{ id: string; contact: { phone: string } }>;
+    assert.is(calls.length, 20);
+    const byEnding = new Map<string, any[]>();
+    for (const listed of calls) {
+      const call = (await api.get(`/v1/calls/${listed.id}`)).body;
+      const ending = listed.contact.phone.slice(-1);
+      byEnding.set(ending, [...(byEnding.get(ending) ?? []), call]);
+    }
+    const summary = (ending: string) => byEnding.get(ending)!.map((call) => [call.status, call.disposition, call.failure_reason, call.answered_by, call.caller_id]);
+    assert.equal(summary('0'), Array(8).fill(['completed', 'interested', null, 'human', '+911600123456']));
+    assert.equal(summary('5'), Array(3).fill(['completed', 'not_reachable', null, 'machine', '+911600123456']));
+    assert.equal(summary('1'), Array(3).fill(['completed', 'not_reachable', null, null, '+911600123456']));
+    assert.equal(summary('3'), Array(3).fill(['completed', 'not_reachable', null, null, '+911600123456']));
+    assert.equal(summary('2'), Array(3).fill(['failed', 'not_reachable', 'invalid_number', null, '+911600123456']));
+    for (const call of [...byEnding.get('0')!, ...byEnding.get('5')!]) assert.ok(call.recording_url, `answered calls are recorded: ${call.id}`);
+    assert.is(await people.exited, 0, people.output().slice(-600));
+    assert.is(await machines.exited, 0, machines.output().slice(-600));
+  } finally {
+    if (server && process.env.KEEP_LOG) console.log(server.output());
+    await server?.stop();
   }
 });
 

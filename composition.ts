@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { CommandHandler } from './commands/handler.ts';
 import { upcast } from './domain/upcasters.ts';
 import { createAnalysisPool } from './infra/analysis/analysis-pool.ts';
+import { transcriptAnalysisFromConfig } from './infra/analysis/analysis-from-config.ts';
 import type { TranscriptSearcher } from './infra/search/port.ts';
 import { createSearchPool } from './infra/search/search-pool.ts';
 import type { ComplianceEvaluator } from './infra/analysis/compliance-evaluation.ts';
@@ -197,10 +198,10 @@ export function reportGenerator(ports: RuntimePorts) {
 }
 
 /** The event store the configuration names, as it was recorded (`auditLog`). */
-function openRecordedEventStore(config: Config): EventStore {
+function openRecordedEventStore(config: Config, walCheckpoints: 'inline' | 'elsewhere' = 'inline'): EventStore {
   return config.EVENTSTORE_URL
     ? createEsdbEventStore(config.EVENTSTORE_URL)
-    : createSqliteEventStore(config.eventsPath, { synchronous: config.EVENTSTORE_SYNC });
+    : createSqliteEventStore(config.eventsPath, { synchronous: config.EVENTSTORE_SYNC, walCheckpoints });
 }
 
 /** The event store as readers see it: every event in its type's current shape (domain/upcasters.ts). */
@@ -224,7 +225,8 @@ export function createRuntime(
   options: RuntimeOptions = {},
 ): Runtime {
   mkdirSync(config.dataDirectory, { recursive: true });
-  const storedEvents = openRecordedEventStore(config);
+  // With a projection thread, that thread checkpoints the store's WAL (infra/eventstore/wal-checkpoints.ts).
+  const storedEvents = openRecordedEventStore(config, options.projectionThread ? 'elsewhere' : 'inline');
   const upcasting = openEventStore(config, storedEvents);
   const store = config.FAILPOINT_KILL_AFTER_APPEND ? withKillAfterAppend(upcasting, config.FAILPOINT_KILL_AFTER_APPEND) : upcasting;
   const readDb = openReadModelDatabase(config.readModelPath);
@@ -268,7 +270,7 @@ export function createRuntime(
     conversationSpeech: telephony.needsPromptAudio ? offlineConversationSpeech({ recognizer }) : offlineConversationSpeech(),
     recognizer,
     transcriptSearch: createSearchPool({ path: config.readModelPath, threads: config.SEARCH_THREADS, budgetMs: config.SEARCH_BUDGET_MS }),
-    transcriptAnalysis: analysisPool,
+    transcriptAnalysis: transcriptAnalysisFromConfig(config, analysisPool, logger),
     complianceEvaluator: analysisPool,
     reportPool: createReportPool({ threads: config.REPORT_THREADS, budgetMs: config.REPORT_BUDGET_SECONDS * 1000, readModelPath: config.readModelPath }),
   };

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { resolve } from 'node:path';
 import { isIP } from 'node:net';
+import { isPublicAddress } from './outbound/address-policy.ts';
 
 /**
  * Every environment variable the service reads, validated once at start. The README's configuration table
@@ -58,6 +59,22 @@ const configSchema = z.object({
   SPEECH_API_URL: z.string().url().optional(),
   SPEECH_API_KEY: z.string().optional(),
   SPEECH_MODEL: z.string().default('whisper-1'),
+  /** An OpenAI-compatible chat-completions endpoint for summary, sentiment and intent (docs/analysis.md); unset: offline only. */
+  ANALYZER_API_URL: z
+    .string()
+    .refine(isHttpUrlWithoutCredentials, 'an http:// or https:// URL without user:password, e.g. http://127.0.0.1:11434/v1')
+    .optional(),
+  /** Sent as a bearer token; never logged. */
+  ANALYZER_API_KEY: z.string().optional(),
+  ANALYZER_MODEL: z.string().min(1).max(200).optional(),
+  /** One LLM request, connect to the last byte of the answer; past it the lexicon analyzer answers. */
+  ANALYZER_TIMEOUT_SECONDS: z.coerce.number().positive().max(600).default(30),
+  /** LLM requests at once across the process. */
+  ANALYZER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
+  /** The prompt's size limit in estimated tokens (characters: ASCII / 4 + others / 2); longer transcripts are cut. */
+  ANALYZER_MAX_INPUT_TOKENS: z.coerce.number().int().min(512).max(1_000_000).default(6_000),
+  /** `max_tokens` of each LLM answer. */
+  ANALYZER_MAX_OUTPUT_TOKENS: z.coerce.number().int().min(64).max(32_768).default(800),
   URL_SIGNING_SECRET: z.string().min(32, 'at least 32 characters').optional(),
   SECRETS_KEY: z.string().min(32, 'at least 32 characters').optional(),
   /** When set, GET /metrics and GET /ready need `Authorization: Bearer <METRICS_TOKEN>`. */
@@ -87,7 +104,27 @@ const configSchema = z.object({
     problem(config.SIP_USERNAME === undefined ? 'SIP_USERNAME' : 'SIP_PASSWORD', 'SIP_USERNAME and SIP_PASSWORD go together');
   }
   if (config.SIP_REGISTER && config.SIP_USERNAME === undefined) problem('SIP_REGISTER', 'registration needs SIP_USERNAME and SIP_PASSWORD');
+  if (config.ANALYZER_API_URL !== undefined) {
+    if (config.ANALYZER_MODEL === undefined) problem('ANALYZER_MODEL', 'required with ANALYZER_API_URL (the model name the server serves, e.g. qwen2.5:7b-instruct)');
+    // Requests go through the outbound guard: a private address the guard would refuse on every job is a mistake
+    // worth stopping for now, not a fallback on every job. (A host name is only resolved when a job runs.)
+    if (!config.ALLOW_PRIVATE_TARGETS && URL.canParse(config.ANALYZER_API_URL) && isPrivateLiteral(new URL(config.ANALYZER_API_URL).hostname)) {
+      problem('ANALYZER_API_URL', 'a loopback or private address is refused unless ALLOW_PRIVATE_TARGETS=true (a self-hosted server on this host or network)');
+    }
+  }
 });
+
+function isHttpUrlWithoutCredentials(value: string): boolean {
+  if (!URL.canParse(value)) return false;
+  const url = new URL(value);
+  return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '' && url.username === '' && url.password === '';
+}
+
+function isPrivateLiteral(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, '');
+  if (host === 'localhost' || host.endsWith('.localhost')) return true;
+  return isIP(host) !== 0 && !isPublicAddress(host);
+}
 
 export type RawConfig = z.infer<typeof configSchema>;
 

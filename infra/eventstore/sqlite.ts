@@ -14,6 +14,7 @@ import {
   type StreamInfo,
 } from './port.ts';
 import { followAll } from './follow.ts';
+import { WAL_SAFETY_CAP_PAGES } from './wal-checkpoints.ts';
 
 /**
  * The embedded event store: one SQLite file in WAL mode. The global position is the table's integer key, so
@@ -38,6 +39,11 @@ export interface SqliteEventStoreOptions {
   wakeCoalesceMs?: number;
   /** Extra `PRAGMA` statements for the connection, e.g. `max_page_count = 50` (tests fill the disk with it). */
   pragmas?: readonly string[];
+  /**
+   * `inline` (default): SQLite checkpoints the WAL inside the commit that fills it. `elsewhere`: another connection
+   * checkpoints (`startWalCheckpoints`, on the projection thread), and this one only past a safety cap.
+   */
+  walCheckpoints?: 'inline' | 'elsewhere';
 }
 
 interface PendingAppend {
@@ -64,6 +70,7 @@ export function createSqliteEventStore(path: string, options: SqliteEventStoreOp
   db.pragma('journal_mode = WAL');
   db.pragma(`synchronous = ${options.synchronous === 'normal' ? 'NORMAL' : 'FULL'}`);
   db.pragma('busy_timeout = 10000');
+  if (options.walCheckpoints === 'elsewhere') db.pragma(`wal_autocheckpoint = ${WAL_SAFETY_CAP_PAGES}`);
   for (const pragma of options.pragmas ?? []) db.pragma(pragma);
   db.exec(`
     CREATE TABLE IF NOT EXISTS events (

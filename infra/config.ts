@@ -53,6 +53,7 @@ const configSchema = z.object({
   RING_TIMEOUT_SECONDS: z.coerce.number().int().min(5).max(300).default(30),
   /** New calls per second sent to the trunk (trunks refuse bursts above their contract). */
   SIP_MAX_CPS: z.coerce.number().positive().max(1000).default(10),
+  SIP_AMD: booleanString.default(true),
   /** The sandbox's calls end this many times faster than real time on the clock (1: real time). */
   SANDBOX_SPEED: z.coerce.number().min(1).max(1e9).default(1),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).optional(),

@@ -9,6 +9,8 @@
  *      (bench/analysis-text.ts), the tuned set and the held-out slice reported separately.
  *   4. Sentiment sign agreement and intent accuracy per language on the second held-out slice, before (main's
  *      analyzer, recorded) and now (bench/analysis-sentiment.ts).
+ *   5. Summary quality per language, before (main's summarizer) and after, on labelled calls
+ *      (bench/analysis-summary.ts): outcome, request and amount stated; boilerplate sentences chosen.
  *
  * Options: --minutes N (default 5), --runs N (speech runs, default 3), --job-runs N (default 2).
  */
@@ -27,6 +29,7 @@ import { encodeWav } from '../infra/speech/wav.ts';
 import { wordErrorRate } from '../infra/speech/wer.ts';
 import { createTranscriptionWorker } from '../processes/analysis/transcription-worker.ts';
 import { measureTextAnalysis, type AccuracyFigures } from './analysis-text.ts';
+import { BEFORE_COMMIT, measureSummaryQuality, printSummaryQuality } from './analysis-summary.ts';
 import { describe, measureSpeechRecognition, SCRIPT } from './speech.ts';
 import { measureSentimentHeldOut, printSentimentHeldOut } from './analysis-sentiment.ts';
 
@@ -154,3 +157,7 @@ for (const set of text.sets) {
 
 console.log('\n4. Sentiment sign and intent per language on the second held-out slice (issue 18), main before vs now');
 printSentimentHeldOut(measureSentimentHeldOut());
+
+const summaries = await measureSummaryQuality();
+console.log(`\n5. Summary quality, before (summary.ts of ${BEFORE_COMMIT}) and after: share stating the outcome / the customer's request / the amount spoken; summaries with a boilerplate sentence (target 0)`);
+printSummaryQuality(summaries.results);

@@ -2,9 +2,12 @@ import { createDashboard } from './dashboard/app.tsx';
 import { createHttpApp, type HttpApp, type HttpPorts } from './app.ts';
 import type { HttpDependencies } from './dependencies.ts';
 import type { ReportPool } from '../processes/reports/report-pool.ts';
+import { errorBody } from './errors.ts';
 
 /** Paths the API answers; every other path is the dashboard's. */
 const API_PATHS = /^\/(v1(\/|$)|health$|ready$|metrics$)/;
+/** What a `worker` node (NODE_ROLE=worker) answers: the operations endpoints only. */
+const OPERATIONS_PATHS = /^\/(health|ready|metrics)$/;
 
 export interface Service {
   api: HttpApp;
@@ -18,6 +21,17 @@ export interface Service {
 export function createService(ports: HttpPorts & { reportPool: Pick<ReportPool, 'chart'> }, overrides: Partial<HttpDependencies> = {}): Service {
   const api = createHttpApp(ports, overrides);
   const dashboard = createDashboard({ readDb: ports.readDb, stateDb: ports.stateDb, clock: ports.clock, logger: ports.logger, fetchApi: (request) => api.fetch(request, undefined), drawChart: (workspaceId, chart) => ports.reportPool.chart(workspaceId, chart) });
+  if (ports.node.role === 'worker') {
+    return {
+      api,
+      fetch: (request, env) => {
+        const path = new URL(request.url).pathname;
+        if (OPERATIONS_PATHS.test(path)) return api.fetch(request, env);
+        const body = errorBody('not_found', 'This node runs background work only (NODE_ROLE=worker): send API requests to a node whose role is api or all.', { path });
+        return Response.json(body, { status: 404 });
+      },
+    };
+  }
   return {
     api,
     fetch: (request, env) => (API_PATHS.test(new URL(request.url).pathname) ? api.fetch(request, env) : dashboard.fetch(request, env)),

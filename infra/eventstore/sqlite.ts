@@ -8,8 +8,10 @@ import {
   WrongExpectedVersion,
   type AppendResult,
   type EventStore,
+  FencedOff,
   type EventToAppend,
   type ExpectedRevision,
+  type Fence,
   type RecordedEvent,
   type StreamInfo,
 } from './port.ts';
@@ -50,6 +52,7 @@ interface PendingAppend {
   stream: string;
   events: EventToAppend[];
   expected: ExpectedRevision;
+  fence: Fence | undefined;
   resolve: (result: AppendResult) => void;
   reject: (error: unknown) => void;
 }
@@ -110,7 +113,12 @@ export function createSqliteEventStore(path: string, options: SqliteEventStoreOp
   let flushScheduled: NodeJS.Immediate | null = null;
 
   const appendTransaction = db.transaction(
-    (stream: string, events: EventToAppend[], expected: ExpectedRevision): AppendResult => {
+    (stream: string, events: EventToAppend[], expected: ExpectedRevision, fence: Fence | undefined): AppendResult => {
+      if (fence) {
+        // Inside the write lock: no other process can move the fence stream between this check and the commit.
+        const fenceRevision = selectStreamRevision.get(fence.stream)?.revision ?? null;
+        if (fenceRevision !== fence.revision) throw new FencedOff(fence, fenceRevision ?? 'no_stream');
+      }
       const current = selectStreamRevision.get(stream)?.revision ?? null;
       checkExpectedRevision(stream, expected, current);
       let revision = current ?? -1;
@@ -135,7 +143,7 @@ export function createSqliteEventStore(path: string, options: SqliteEventStoreOp
   // SAVEPOINT, rolled back alone when it throws, so a refused append leaves neither rows nor a position gap.
   function appendOne(item: PendingAppend): AppendResult {
     try {
-      return appendTransaction(item.stream, item.events, item.expected);
+      return appendTransaction(item.stream, item.events, item.expected, item.fence);
     } catch (error) {
       // Another process won the race between our check and our insert.
       if (isUniqueRevisionViolation(error)) {
@@ -170,7 +178,7 @@ export function createSqliteEventStore(path: string, options: SqliteEventStoreOp
           // Only a revision conflict is this append's own refusal. Anything else (SQLITE_FULL, IOERR, NOMEM) may
           // have rolled the whole transaction back, taking the group's earlier appends with it, after which
           // the later ones would commit one by one outside any transaction: the group fails as a whole instead.
-          if (!(error instanceof WrongExpectedVersion)) throw error;
+          if (!(error instanceof WrongExpectedVersion) && !(error instanceof FencedOff)) throw error;
           outcomes.push({ ok: false, error });
         }
       }
@@ -211,11 +219,11 @@ export function createSqliteEventStore(path: string, options: SqliteEventStoreOp
   }
 
   const store: EventStore = {
-    append(stream, events, { expectedRevision }) {
+    append(stream, events, { expectedRevision, fence }) {
       if (events.length === 0) return Promise.reject(new Error('append needs at least one event'));
       if (closed) return Promise.reject(new Error('the event store is closed'));
       return new Promise<AppendResult>((resolve, reject) => {
-        pending.push({ stream, events, expected: expectedRevision, resolve, reject });
+        pending.push({ stream, events, expected: expectedRevision, fence, resolve, reject });
         // setImmediate, not a microtask: appends made by other callbacks of this turn join the same group.
         flushScheduled ??= setImmediate(flush);
       });

@@ -9,16 +9,15 @@
 // carry energy that moves with the speech (37-48% WER; 38% for the original 16 kHz clips). See docs/speech.md.
 //
 // `isTelephoneBand` tells such audio apart from wideband speech (whose 4-8 kHz band carries fricatives and
-// breath), so audio from any source is treated alike: uploaded 8 kHz recordings decoded to 16 kHz and answers
-// heard on a SIP line. Folding is applied only then: wideband audio is passed through untouched.
+// breath), so an uploaded 8 kHz recording decoded to 16 kHz is recognised as one whatever its container says.
+// Folding is applied only then: wideband audio is passed through untouched. (Answers on the SIP line are
+// interpolated linearly, which leaves an attenuated image above 4 kHz that does the fold's job; docs/speech.md.)
 import { frameEnergies, speechThresholdDb } from './voice-activity.ts';
 
 const SAMPLE_RATE = 16_000;
 const FRAME_SECONDS = 0.02;
 /** Linear-phase high-pass, cut-off 4.3 kHz: the band a telephone line does not carry. */
-const HIGH_BAND_TAPS = windowedSincTaps(127, 4_300 / SAMPLE_RATE, 'high');
-/** Interpolation low-pass for 8 -> 16 kHz, cut-off 3.9 kHz, gain 2 (every other input sample is a zero). */
-const INTERPOLATION_TAPS = windowedSincTaps(127, 3_900 / SAMPLE_RATE, 'low').map((tap) => tap * 2);
+const HIGH_BAND_TAPS = highPassTaps(127, 4_300 / SAMPLE_RATE);
 /** Loud frames examined at most: enough to measure the band, and bounded work for an hour-long piece. */
 const MAX_FRAMES_EXAMINED = 300;
 
@@ -71,27 +70,10 @@ export function foldIntoHighBand(pcm16k: Int16Array, imageGainDb = DEFAULT_IMAGE
   return out;
 }
 
-/**
- * 8 kHz to 16 kHz with a proper interpolation filter, so nothing lands above 4 kHz (linear interpolation leaves
- * an attenuated image there that looks like wideband speech to `isTelephoneBand`).
- */
-export function upsampleTelephoneAudio(pcm8k: Int16Array): Int16Array {
-  const stuffed = new Float32Array(pcm8k.length * 2);
-  for (let index = 0; index < pcm8k.length; index++) stuffed[index * 2] = pcm8k[index]!;
-  const out = new Int16Array(stuffed.length);
-  for (let index = 0; index < stuffed.length; index++) {
-    out[index] = Math.max(-32768, Math.min(32767, Math.round(filterAt(stuffed, index, INTERPOLATION_TAPS, 2))));
-  }
-  return out;
-}
-
-/** FIR output at `index`; with `stride` 2 only taps that meet non-zero (even) input samples are summed. */
-function filterAt(signal: ArrayLike<number>, index: number, taps: ArrayLike<number>, stride = 1): number {
+function filterAt(signal: ArrayLike<number>, index: number, taps: ArrayLike<number>): number {
   const half = taps.length >> 1;
   let sum = 0;
-  let tap = 0;
-  if (stride === 2 && Math.abs((index - half) % 2) === 1) tap = 1;
-  for (; tap < taps.length; tap += stride) {
+  for (let tap = 0; tap < taps.length; tap++) {
     const position = index + tap - half;
     if (position < 0 || position >= signal.length) continue;
     sum += taps[tap]! * signal[position]!;
@@ -99,8 +81,8 @@ function filterAt(signal: ArrayLike<number>, index: number, taps: ArrayLike<numb
   return sum;
 }
 
-/** Windowed-sinc (Blackman) FIR; cutoff as a fraction of the sample rate; high-pass by spectral inversion. */
-function windowedSincTaps(count: number, cutoff: number, kind: 'low' | 'high'): Float64Array {
+/** Windowed-sinc (Blackman) high-pass by spectral inversion of the low-pass; cutoff as a fraction of the rate. */
+function highPassTaps(count: number, cutoff: number): Float64Array {
   const taps = new Float64Array(count);
   const middle = (count - 1) / 2;
   let sum = 0;
@@ -111,7 +93,7 @@ function windowedSincTaps(count: number, cutoff: number, kind: 'low' | 'high'): 
     taps[index] = sinc * window;
     sum += taps[index]!;
   }
-  for (let index = 0; index < count; index++) taps[index] = (kind === 'high' ? -1 : 1) * (taps[index]! / sum);
-  if (kind === 'high') taps[middle] = taps[middle]! + 1;
+  for (let index = 0; index < count; index++) taps[index] = -taps[index]! / sum;
+  taps[middle] = taps[middle]! + 1;
   return taps;
 }

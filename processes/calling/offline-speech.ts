@@ -1,5 +1,4 @@
 import { RECOGNIZER_SAMPLE_RATE, type SpeechRecognizer } from '../../infra/speech/port.ts';
-import { upsampleTelephoneAudio } from '../../infra/speech/telephone-band.ts';
 import { synthesize as synthesizeOffline, type SpeechSynthesizer } from '../../infra/speech/synthesize.ts';
 import type { AudioClip } from '../../infra/telephony/port.ts';
 import { resample } from './call-recording.ts';
@@ -20,20 +19,10 @@ export function offlineConversationSpeech(options: { synthesizer?: SpeechSynthes
     recognize: recognizer
       ? async (audio: AudioClip, language: string) => {
           if (!recognizer.supports(language)) return { text: '', confidence: 0 };
-          const result = await recognizer.recognize(toRecognizerRate(audio), language);
+          const result = await recognizer.recognize(resample(audio, RECOGNIZER_SAMPLE_RATE), language);
           const confidence = result.words.length === 0 ? 0 : result.words.reduce((sum, word) => sum + word.confidence, 0) / result.words.length;
           return { text: result.text, confidence };
         }
       : undefined,
   };
-}
-
-/**
- * A line's 8 kHz audio is interpolated with a proper low-pass, so the recogniser sees the empty band above 4 kHz
- * for what it is and folds the speech band into it (infra/speech/telephone-band.ts); linear interpolation left an
- * image there that hid the telephone band. Other rates are resampled linearly.
- */
-function toRecognizerRate(audio: AudioClip): Int16Array {
-  if (audio.sampleRate * 2 === RECOGNIZER_SAMPLE_RATE) return upsampleTelephoneAudio(audio.pcm);
-  return resample(audio, RECOGNIZER_SAMPLE_RATE);
 }

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { CommandHandler } from './commands/handler.ts';
 import { upcast } from './domain/upcasters.ts';
 import { createAnalysisPool } from './infra/analysis/analysis-pool.ts';
+import { transcriptAnalysisFromConfig } from './infra/analysis/analysis-from-config.ts';
 import type { TranscriptSearcher } from './infra/search/port.ts';
 import { createSearchPool } from './infra/search/search-pool.ts';
 import type { ComplianceEvaluator } from './infra/analysis/compliance-evaluation.ts';
@@ -40,6 +41,10 @@ import { offlineConversationSpeech } from './processes/calling/offline-speech.ts
 import type { ProcessManager } from './processes/process-manager.ts';
 import { ProcessRunner, type ProcessRunnerOptions } from './processes/runner.ts';
 import { TimerScheduler } from './processes/timer-scheduler.ts';
+import { fencedStore } from './processes/leadership/fenced-store.ts';
+import { LeaderLease } from './processes/leadership/leader-lease.ts';
+import { singletonWork } from './processes/leadership/singleton-work.ts';
+import { nodeIdOf } from './infra/cluster/node-id.ts';
 import { webhookProcessManagers } from './processes/webhooks/index.ts';
 import { createReportGenerator } from './processes/reports/report-generator.ts';
 import { createReportMailer } from './processes/reports/report-mailer.ts';
@@ -99,6 +104,8 @@ export interface Runtime {
   reportLinks: ReportLinks;
   /** Report rendering on worker threads (REPORT_THREADS, REPORT_BUDGET_SECONDS). */
   reportPool: ReportPool;
+  /** Who this node is and whether it leads (GET /health). */
+  node: NodeStatus;
   /** Starts projections, process managers and timers. */
   start(): Promise<void>;
   /** Stops background work and closes the databases. */
@@ -106,7 +113,14 @@ export interface Runtime {
 }
 
 /** What process managers are built from: every port, before the background work that runs them exists. */
-export type RuntimePorts = Omit<Runtime, 'processes' | 'start' | 'close'>;
+export type RuntimePorts = Omit<Runtime, 'processes' | 'start' | 'close' | 'node'>;
+
+export interface NodeStatus {
+  id: string;
+  role: Config['NODE_ROLE'];
+  /** A lone node (CLUSTER=false) always leads; a cluster node while it holds the leader lease. */
+  leading(): boolean;
+}
 
 export function createClock(config: Config): Clock {
   if (config.CLOCK === 'manual') {
@@ -197,10 +211,10 @@ export function reportGenerator(ports: RuntimePorts) {
 }
 
 /** The event store the configuration names, as it was recorded (`auditLog`). */
-function openRecordedEventStore(config: Config): EventStore {
+function openRecordedEventStore(config: Config, walCheckpoints: 'inline' | 'elsewhere' = 'inline'): EventStore {
   return config.EVENTSTORE_URL
     ? createEsdbEventStore(config.EVENTSTORE_URL)
-    : createSqliteEventStore(config.eventsPath, { synchronous: config.EVENTSTORE_SYNC });
+    : createSqliteEventStore(config.eventsPath, { synchronous: config.EVENTSTORE_SYNC, walCheckpoints });
 }
 
 /** The event store as readers see it: every event in its type's current shape (domain/upcasters.ts). */
@@ -224,7 +238,8 @@ export function createRuntime(
   options: RuntimeOptions = {},
 ): Runtime {
   mkdirSync(config.dataDirectory, { recursive: true });
-  const storedEvents = openRecordedEventStore(config);
+  // With a projection thread, that thread checkpoints the store's WAL (infra/eventstore/wal-checkpoints.ts).
+  const storedEvents = openRecordedEventStore(config, options.projectionThread ? 'elsewhere' : 'inline');
   const upcasting = openEventStore(config, storedEvents);
   const store = config.FAILPOINT_KILL_AFTER_APPEND ? withKillAfterAppend(upcasting, config.FAILPOINT_KILL_AFTER_APPEND) : upcasting;
   const readDb = openReadModelDatabase(config.readModelPath);
@@ -236,7 +251,12 @@ export function createRuntime(
   const projections: Projections = options.projectionThread
     ? new ProjectionThread(runner, store, { bootstrap: TYPESCRIPT_WORKER, workerModule: PROJECTION_WORKER, settings: config, logger })
     : runner;
-  const timers = new TimerScheduler(readDb, commands, clock, logger);
+  // A cluster node does singleton work only while it holds the leader lease, and its appends carry the lease's
+  // fence (processes/leadership/). A lone node does it always, with the API's own command handler, as before.
+  let lease: LeaderLease | null = null;
+  const singletonStore = config.CLUSTER ? fencedStore(store, () => lease?.fence ?? null) : store;
+  const singletonCommands = config.CLUSTER ? new CommandHandler(singletonStore) : commands;
+  const timers = new TimerScheduler(readDb, singletonCommands, clock, logger);
   const urlSigner = loadUrlSigner(config.urlSigningKeyPath, config.URL_SIGNING_SECRET);
   const workerConcurrency = config.WORKER_CONCURRENCY ?? availableParallelism();
   // Leaves a core to the event loop; at least one thread. Analysis and the compliance rules share it.
@@ -268,26 +288,42 @@ export function createRuntime(
     conversationSpeech: telephony.needsPromptAudio ? offlineConversationSpeech({ recognizer }) : offlineConversationSpeech(),
     recognizer,
     transcriptSearch: createSearchPool({ path: config.readModelPath, threads: config.SEARCH_THREADS, budgetMs: config.SEARCH_BUDGET_MS }),
-    transcriptAnalysis: analysisPool,
+    transcriptAnalysis: transcriptAnalysisFromConfig(config, analysisPool, logger),
     complianceEvaluator: analysisPool,
     reportPool: createReportPool({ threads: config.REPORT_THREADS, budgetMs: config.REPORT_BUDGET_SECONDS * 1000, readModelPath: config.readModelPath }),
   };
-  const processes = new ProcessRunner(store, stateDb, makeProcesses(ports), logger, options.processes);
+  const processes = config.CLUSTER
+    ? new ProcessRunner(store, stateDb, () => makeProcesses({ ...ports, store: singletonStore, commands: singletonCommands }), logger, options.processes)
+    : new ProcessRunner(store, stateDb, makeProcesses(ports), logger, options.processes);
+  const nodeId = nodeIdOf(config.dataDirectory, config.NODE_ID);
+  if (config.CLUSTER) {
+    lease = new LeaderLease({ store, logger }, singletonWork({ processes, timers }), { nodeId, candidate: config.NODE_ROLE !== 'api', ttlMs: config.LEADER_LEASE_MS });
+  }
+  const leaderLease = lease;
   // Creates its table: every table of state.db exists before older records are moved in.
   new IdempotencyStore(stateDb);
   moveServerStateOutOfReadModels(readDb, stateDb, logger);
   return {
     ...ports,
     processes,
+    node: { id: nodeId, role: config.NODE_ROLE, leading: () => leaderLease?.leading ?? true },
     async start() {
       projections.start();
       await ports.telephony.start?.();
+      if (leaderLease) {
+        leaderLease.start();
+        return;
+      }
       await processes.start();
       timers.start();
     },
     async close() {
-      await timers.stop();
-      await processes.stop();
+      if (leaderLease) {
+        await leaderLease.stop();
+      } else {
+        await timers.stop();
+        await processes.stop();
+      }
       await ports.telephony.close?.();
       await projections.stop();
       await ports.transcriptAnalysis.close();

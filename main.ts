@@ -10,6 +10,7 @@ import { createService } from './http/service.ts';
 import { answerMalformedRequest } from './http/malformed-request.ts';
 import { loadConfig } from './infra/config.ts';
 import { lockDataDir } from './infra/storage/data-dir-lock.ts';
+import { lockEventStoreFile } from './infra/storage/event-store-lock.ts';
 import { createLogger } from './infra/logger.ts';
 
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -18,6 +19,7 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.LOG_LEVEL);
   const lock = lockDataDir(config.dataDirectory);
+  const storeLock = config.EVENTSTORE_URL ? null : lockEventStoreFile(config.eventsPath, config.CLUSTER ? 'shared' : 'exclusive');
   if (!config.METRICS_TOKEN && !['127.0.0.1', '::1', 'localhost'].includes(config.HOST)) {
     logger.warn({ host: config.HOST }, '/metrics and /ready are open to anyone who reaches this address: set METRICS_TOKEN, or listen on loopback behind a proxy');
   }
@@ -26,7 +28,7 @@ async function main(): Promise<void> {
   const service = createService(runtime);
   const server = serve({ fetch: service.fetch, port: config.PORT, hostname: config.HOST }, (info) => {
     logger.info(
-      { host: info.address, port: info.port, data_dir: config.dataDirectory, eventstore: config.EVENTSTORE_URL ? 'eventstoredb' : 'sqlite', clock: config.CLOCK },
+      { host: info.address, port: info.port, data_dir: config.dataDirectory, eventstore: config.EVENTSTORE_URL ? 'eventstoredb' : config.eventsPath, clock: config.CLOCK, node_id: runtime.node.id, role: config.NODE_ROLE, cluster: config.CLUSTER },
       'listening',
     );
   }) as Server;
@@ -47,6 +49,7 @@ async function main(): Promise<void> {
       server.closeIdleConnections();
     });
     await runtime.close();
+    storeLock?.release();
     lock.release();
     logger.info('stopped');
     process.exit(0);

@@ -8,6 +8,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { openEventStore, openReadModelDatabase } from './composition.ts';
 import type { Config } from './infra/config.ts';
 import type { EventStore } from './infra/eventstore/port.ts';
+import { startWalCheckpoints } from './infra/eventstore/wal-checkpoints.ts';
 import { createLogger } from './infra/logger.ts';
 import { allProjections } from './projections/index.ts';
 import type { FromProjectionWorker, ToProjectionWorker } from './projections/projection-thread.ts';
@@ -45,6 +46,10 @@ const logger = createLogger(config.LOG_LEVEL).child({ thread: 'projections' });
 const store = openEventStore(config);
 const readDb = openReadModelDatabase(config.readModelPath);
 const heads = { latest: 0, listeners: new Set<() => void>() };
+// The server's connection leaves checkpointing the embedded store's WAL to this thread (createRuntime).
+const walCheckpoints = config.EVENTSTORE_URL
+  ? null
+  : startWalCheckpoints(config.eventsPath, { onError: (error) => logger.debug({ err: error }, 'WAL checkpoint deferred') });
 const runner = new ProjectionRunner(wokenByHeadNotices(store, heads), readDb, allProjections, logger, { sliceMs: SLICE_MS });
 runner.onProgress((position) => port.postMessage({ type: 'applied', position } satisfies FromProjectionWorker));
 port.on('message', (message: ToProjectionWorker) => {
@@ -54,6 +59,7 @@ port.on('message', (message: ToProjectionWorker) => {
   } else if (message.type === 'stop') {
     void (async () => {
       await runner.stop();
+      walCheckpoints?.stop();
       await store.close();
       readDb.close();
       port.postMessage({ type: 'stopped' } satisfies FromProjectionWorker);

@@ -116,10 +116,14 @@ try {
   peakRss = Math.max(peakRss, process.resourceUsage().maxRSS * 1024);
   console.log(`peak RSS:                                          ${(peakRss / 1024 / 1024).toFixed(0)} MB   (target ≤ 500 MB)`);
 
-  if (process.env.BENCH_RECORDED === '0') {
-    await runtime.close();
-    process.exit(0);
-  }
+  if (process.env.BENCH_RECORDED !== '0') await recordedCampaign(runtime, workspaceId, context);
+  await runtime.close();
+} finally {
+  clearInterval(sampler);
+  rmSync(dataDir, { recursive: true, force: true });
+}
+
+async function recordedCampaign(runtime: Awaited<ReturnType<typeof setUp>>['runtime'], workspaceId: string, context: Awaited<ReturnType<typeof setUp>>['context']): Promise<void> {
   const recordedStarted = performance.now();
   const recorded = await runCampaign(runtime, workspaceId, context, {
     count: RECORDED_CONTACTS,
@@ -131,8 +135,4 @@ try {
   const wall = (performance.now() - recordedStarted) / 1000;
   const audio = await recordedAudioSeconds(runtime, recorded.campaignId, recorded.attempts);
   console.log(`recorded campaign (${RECORDED_CONTACTS} contacts, ${RECORDED_LANGUAGE}): ${audio.toFixed(0)} s of stereo audio in ${wall.toFixed(1)} s = ${(audio / wall).toFixed(1)} s of audio per second`);
-  await runtime.close();
-} finally {
-  clearInterval(sampler);
-  rmSync(dataDir, { recursive: true, force: true });
 }

@@ -24,6 +24,8 @@ export interface PreDialRequest {
   /** The campaign schedule's explicit zone, if it named one. */
   campaignTimezone: string | null;
   now: Date;
+  /** The call's own caller id (E.164), when it or its campaign names one. */
+  callerId?: string | null;
 }
 
 export async function enabledPacks(commands: Pick<Commands, 'load'>, workspaceId: string): Promise<EnabledPack[]> {
@@ -53,6 +55,7 @@ export async function askPreDialRules(ports: { commands: Pick<Commands, 'load'>;
     optedOut: hasOptedOut(suppressions, request.phone),
     attemptsToday: callsToNumberSince(ports.readDb, request.workspaceId, request.phone, startOfDay),
     attemptsThisWeek: callsToNumberSince(ports.readDb, request.workspaceId, request.phone, weekAgo),
+    callerId: request.callerId ?? null,
   };
   return decidePreDial(facts, packs);
 }

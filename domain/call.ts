@@ -1,6 +1,7 @@
 import { CALL_PURPOSE_DESCRIPTION, isCallPurpose } from './compliance/contact-fields.ts';
 import type { PreDialDecision } from './compliance/pre-dial-rules.ts';
 import type { CallPurpose } from './compliance/rule.ts';
+import type { VoicemailAction } from './campaign/types.ts';
 import { contactTemplateValues } from './campaign/queries.ts';
 import { isEventOfType, type Decider, type DomainEvent } from './shared/decider.ts';
 import { alreadyDone, DomainError, invalidState, notFound } from './shared/errors.ts';
@@ -122,6 +123,13 @@ export interface CallPlacement {
     qa_scorecard_id?: string | null;
     /** Why the call is made (issue 14): its campaign's purpose, or the single call's (default `service`). */
     purpose?: CallPurpose;
+    /**
+     * E.164 caller id the customer sees (From / P-Asserted-Identity on a SIP trunk): the single call's or its
+     * campaign's `caller_id`; absent or null: the carrier's default (SIP_CALLER_ID).
+     */
+    caller_id?: string | null;
+    /** What to do when a machine answers (its campaign's `voicemail`); absent: hang up. */
+    voicemail?: VoicemailAction;
 }
 
 export interface PlaceCall {
@@ -191,8 +199,14 @@ export interface RecordCallResult {
     started_at?: string;
     /** The stored recording, appended with the end (CallRecordingStored) so that `call.completed` sees it. */
     recording?: CallRecording | null;
+    /** Answering-machine detection's verdict on an answered call (absent or null: not detected, e.g. the sandbox). */
+    answered_by?: AnsweredBy | null;
   };
 }
+
+/** Who answered, by answering-machine detection: `unknown` when nothing was said within its budget. */
+export const ANSWERED_BY = ['human', 'machine', 'unknown'] as const;
+export type AnsweredBy = (typeof ANSWERED_BY)[number];
 /**
  * The carrier knows how the call goes before the clock gets there (the sandbox simulates a whole call the moment it
  * is dialed): its ending is kept until `due_at`, and the call stays in progress until then. The call runner records
@@ -244,6 +258,8 @@ export type CallEnded = DomainEvent<
     ended_at: string;
     /** Present when the call's timeline start differs from CallPlaced's started_at (the sandbox; see RecordCallResult). */
     started_at?: string;
+    /** Present when answering-machine detection ran on the answered call. */
+    answered_by?: AnsweredBy;
   }
 >;
 /** The call record of a failed call carries disposition `not_reachable`, like the contact it was for. */
@@ -452,6 +468,7 @@ function checkPlacement({ data, facts }: PlaceCall): SupportedLanguage {
       throw invalidParameter('metadata', data.variables, `an object of at most ${MAX_SINGLE_CALL_VARIABLES} keys`);
     }
     if (data.purpose !== undefined && !isCallPurpose(data.purpose)) throw invalidParameter('purpose', data.purpose, CALL_PURPOSE_DESCRIPTION);
+    if (data.caller_id !== undefined && data.caller_id !== null && !isE164(data.caller_id)) throw invalidParameter('caller_id', data.caller_id, E164_DESCRIPTION);
     const script = facts.script;
     if (script === null) throw notFound('script', data.script_id);
     if (!script.single_call_enabled) {
@@ -521,8 +538,13 @@ function escalated(escalation: CallEscalation): CallEscalated {
   };
 }
 
-function ended(answered: boolean, wasEscalated: boolean, data: EndCall['data'] & { started_at?: string }): CallEnded {
-  const { disposition, duration_seconds, ended_at, started_at } = data;
+function ended(answered: boolean, wasEscalated: boolean, data: EndCall['data'] & { started_at?: string; answered_by?: AnsweredBy | null }): CallEnded {
+  const { disposition, duration_seconds, ended_at, started_at, answered_by } = data;
+  if (answered_by !== undefined && answered_by !== null) {
+    if (!(ANSWERED_BY as readonly string[]).includes(answered_by)) throw invalidParameter('answered_by', answered_by, ANSWERED_BY.join(', '));
+    if (!answered) throw invalidParameter('answered_by', answered_by, 'absent for a call that was not answered');
+    if (answered_by === 'machine' && disposition !== 'not_reachable') throw invalidParameter('disposition', disposition, 'not_reachable for a call a machine answered');
+  }
   if (!isDisposition(disposition)) throw invalidParameter('disposition', disposition, 'a disposition value');
   if (!answered && (disposition !== 'not_reachable' || duration_seconds !== 0)) {
     throw invalidParameter('disposition', disposition, 'not_reachable with duration 0 for a call that was not answered');
@@ -533,7 +555,15 @@ function ended(answered: boolean, wasEscalated: boolean, data: EndCall['data'] &
   }
   return {
     type: 'CallEnded',
-    data: { status: 'completed', answered, disposition, duration_seconds, ended_at, ...(started_at === undefined ? {} : { started_at }) },
+    data: {
+      status: 'completed',
+      answered,
+      disposition,
+      duration_seconds,
+      ended_at,
+      ...(started_at === undefined ? {} : { started_at }),
+      ...(answered_by === undefined || answered_by === null ? {} : { answered_by }),
+    },
   };
 }
 

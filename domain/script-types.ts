@@ -39,7 +39,7 @@ export type ScriptIntent = (typeof SCRIPT_INTENTS)[number];
 
 export interface ScriptRoute {
   intent: ScriptIntent;
-  /** Keypad digits that select this route too (e.g. "1"). */
+  /** Keypad keys that select this route too: one key ("1") or an entry of up to 8 ("1234", ended by # or a pause). */
   dtmf?: string;
   /** Extra words or phrases that mean this route's intent, in the call's language. */
   keywords?: string[];

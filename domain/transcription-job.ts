@@ -69,6 +69,12 @@ export type TranscriptionJobSubmittedData = {
   submitted_at: string;
 };
 
+/**
+ * Which analyzer produced summary, sentiment and intent: `llm` (ANALYZER_API_URL) or `lexicon`, with the reason
+ * when an LLM was configured and the lexicon analyzer answered instead (docs/analysis.md).
+ */
+export type JobAnalyzer = { name: 'llm' | 'lexicon'; model: string | null; fallback_reason: string | null; fallback_detail: string | null };
+
 export type TranscriptionJobResult = {
   transcript: TranscriptSegment[];
   summary: string | null;
@@ -76,6 +82,8 @@ export type TranscriptionJobResult = {
   intent: string | null;
   qa_score: JobQaScore | null;
   duration_seconds: number;
+  /** Set when summary, sentiment or intent was requested (absent on jobs completed before it existed). */
+  analyzer?: JobAnalyzer;
 };
 
 // ---------------------------------------------------------------------------------------------------- commands

@@ -22,6 +22,7 @@ import { validationHook } from './define-route.ts';
 import { defaultDependencies, type HttpDependencies } from './dependencies.ts';
 import { ApiError, createErrorHandler, errorResponse } from './errors.ts';
 import { IdempotencyStore } from './idempotency/store.ts';
+import { eventStoreKeyClaims } from './idempotency/cluster-claims.ts';
 import { HttpMetrics } from './metrics.ts';
 import { Authenticator } from './middleware/auth.ts';
 import { requestGate } from './middleware/gate.ts';
@@ -33,7 +34,7 @@ import { apiReferenceRoutes } from './openapi.ts';
 import { analyticsSearchRoutes } from './routes/analytics-search.ts';
 import { apiKeyRoutes } from './routes/api-keys.ts';
 import { callRoutes } from './routes/calls.ts';
-import { operationsRoutes } from './routes/operations.ts';
+import { operationsRoutes, type NodeIdentity } from './routes/operations.ts';
 import { recordingRoutes } from './routes/recordings.ts';
 import { reportRoutes } from './routes/reports.ts';
 import { scriptRoutes } from './routes/scripts.ts';
@@ -52,7 +53,7 @@ export type HttpApp = OpenAPIHono<AppEnv>;
 
 /** Everything the HTTP API is built from; each route module receives only its part. */
 export interface HttpPorts {
-  config: Pick<Config, 'ALLOW_PRIVATE_TARGETS' | 'METRICS_TOKEN' | 'SMTP_URL'>;
+  config: Pick<Config, 'ALLOW_PRIVATE_TARGETS' | 'METRICS_TOKEN' | 'SMTP_URL' | 'CLUSTER'>;
   logger: Logger;
   /** A manual clock (CLOCK=manual) also mounts POST /v1/sandbox/clock. */
   clock: Clock;
@@ -62,6 +63,8 @@ export interface HttpPorts {
   projections: ReadModelProgress & { status(): Promise<ProjectionStatus[]> };
   processes: { status(): Promise<ProcessStatus[]> };
   store: Pick<EventStore, 'ping'>;
+  /** This node (GET /health); a `worker` node serves only the operations endpoints (service.ts). */
+  node: NodeIdentity;
   blobs: BlobStore;
   recordingLinks: RecordingLinks;
   reportLinks: ReportLinks;
@@ -102,7 +105,8 @@ export function createHttpApp(ports: HttpPorts, overrides: Partial<HttpDependenc
       readModels: new ReadModelVersion(readDb),
       authenticator: new Authenticator(readDb, clock, logger),
       rateLimiter: new WorkspaceRateLimiter(readDb),
-      idempotency: new Idempotency(new IdempotencyStore(stateDb), clock),
+      // In a cluster the first claim of a key wins on every node (idempotency/cluster-claims.ts).
+      idempotency: new Idempotency(new IdempotencyStore(stateDb), clock, undefined, config.CLUSTER ? eventStoreKeyClaims(commands) : null),
     }),
   );
 

@@ -34,6 +34,8 @@ export interface AppEnv {
     readModelGeneration: number;
     /** The parsed JSON body of a POST/PUT/PATCH (and DELETE with a body). */
     jsonBody: unknown;
+    /** The body was over LARGE_BODY_BYTES: its parsing and validation give other requests turns in between. */
+    largeBody: boolean | undefined;
     /** The request's Idempotency-Key (POST) and when its first run began, once the idempotency step accepted it. */
     idempotencyKey: { key: string; begunAtMs: number } | undefined;
     /**

@@ -19,6 +19,7 @@ export class HttpMetrics {
     projections: { status(): Promise<ProjectionStatus[]> };
     processes: { status(): Promise<ProcessStatus[]> };
     readDb: Database;
+    node: { leading(): boolean };
   }) {
     collectDefaultMetrics({ register: this.registry });
     new Gauge({
@@ -46,6 +47,14 @@ export class HttpMetrics {
     processGauge('process_manager_backlog_events', 'Events not yet handled by each process manager.', (status) => status.backlog);
     processGauge('process_manager_retries', 'Retries of infrastructure failures by each process manager since start (a rising value is an outage).', (status) => status.retries);
     processGauge('process_dead_letters', 'Events a process manager set aside for a logic failure, not yet retried successfully (cli processes dead-letters).', (status) => status.dead_letters);
+    new Gauge({
+      name: 'node_leader',
+      help: 'Whether this node runs the singleton work now: always for a lone node; with CLUSTER=true, while it holds the leader lease (1 yes, 0 no).',
+      registers: [this.registry],
+      collect() {
+        this.set(sources.node.leading() ? 1 : 0);
+      },
+    });
     new Gauge({
       name: 'timers_pending',
       help: 'Durable timers scheduled and not yet fired or cancelled.',

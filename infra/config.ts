@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { resolve } from 'node:path';
 import { isIP } from 'node:net';
+import { isPublicAddress } from './outbound/address-policy.ts';
 
 /**
  * Every environment variable the service reads, validated once at start. The README's configuration table
@@ -17,6 +18,16 @@ const configSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   EVENTSTORE_URL: z.string().regex(/^esdb(\+discover)?:\/\//, 'an esdb:// connection string').optional(),
   EVENTSTORE_SYNC: z.enum(['full', 'normal']).default('full'),
+  /** The embedded store's file (default DATA_DIR/events.db): several nodes, each with its own DATA_DIR, may share one. */
+  EVENTSTORE_FILE: z.string().min(1).optional(),
+  /** Several nodes on one event store: singleton work runs only on the holder of the leader lease (docs/operations.md). */
+  CLUSTER: booleanString.default(false),
+  /** This node's name (default: generated once and kept in DATA_DIR/node-id). */
+  NODE_ID: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, '1-64 letters, digits, dots, dashes or underscores').optional(),
+  /** `all`: API and leader candidate; `api`: API only, never leads; `worker`: leader candidate, no API (only /health, /ready, /metrics). */
+  NODE_ROLE: z.enum(['all', 'api', 'worker']).default('all'),
+  /** How long a leader lease lasts without renewal (CLUSTER=true); renewed every third of it. */
+  LEADER_LEASE_MS: z.coerce.number().int().min(1_000).max(120_000).default(6_000),
   CLOCK: z.enum(['system', 'manual']).default('system'),
   CLOCK_START: z.string().datetime({ offset: true }).optional(),
   PUBLIC_BASE_URL: z.string().url().optional(),
@@ -42,6 +53,7 @@ const configSchema = z.object({
   RING_TIMEOUT_SECONDS: z.coerce.number().int().min(5).max(300).default(30),
   /** New calls per second sent to the trunk (trunks refuse bursts above their contract). */
   SIP_MAX_CPS: z.coerce.number().positive().max(1000).default(10),
+  SIP_AMD: booleanString.default(true),
   /** The sandbox's calls end this many times faster than real time on the clock (1: real time). */
   SANDBOX_SPEED: z.coerce.number().min(1).max(1e9).default(1),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).optional(),
@@ -57,6 +69,22 @@ const configSchema = z.object({
   SPEECH_API_URL: z.string().url().optional(),
   SPEECH_API_KEY: z.string().optional(),
   SPEECH_MODEL: z.string().default('whisper-1'),
+  /** An OpenAI-compatible chat-completions endpoint for summary, sentiment and intent (docs/analysis.md); unset: offline only. */
+  ANALYZER_API_URL: z
+    .string()
+    .refine(isHttpUrlWithoutCredentials, 'an http:// or https:// URL without user:password, e.g. http://127.0.0.1:11434/v1')
+    .optional(),
+  /** Sent as a bearer token; never logged. */
+  ANALYZER_API_KEY: z.string().optional(),
+  ANALYZER_MODEL: z.string().min(1).max(200).optional(),
+  /** One LLM request, connect to the last byte of the answer; past it the lexicon analyzer answers. */
+  ANALYZER_TIMEOUT_SECONDS: z.coerce.number().positive().max(600).default(30),
+  /** LLM requests at once across the process. */
+  ANALYZER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
+  /** The prompt's size limit in estimated tokens (characters: ASCII / 4 + others / 2); longer transcripts are cut. */
+  ANALYZER_MAX_INPUT_TOKENS: z.coerce.number().int().min(512).max(1_000_000).default(6_000),
+  /** `max_tokens` of each LLM answer. */
+  ANALYZER_MAX_OUTPUT_TOKENS: z.coerce.number().int().min(64).max(32_768).default(800),
   URL_SIGNING_SECRET: z.string().min(32, 'at least 32 characters').optional(),
   SECRETS_KEY: z.string().min(32, 'at least 32 characters').optional(),
   /** When set, GET /metrics and GET /ready need `Authorization: Bearer <METRICS_TOKEN>`. */
@@ -86,12 +114,41 @@ const configSchema = z.object({
     problem(config.SIP_USERNAME === undefined ? 'SIP_USERNAME' : 'SIP_PASSWORD', 'SIP_USERNAME and SIP_PASSWORD go together');
   }
   if (config.SIP_REGISTER && config.SIP_USERNAME === undefined) problem('SIP_REGISTER', 'registration needs SIP_USERNAME and SIP_PASSWORD');
+  if (config.NODE_ROLE !== 'all' && !config.CLUSTER) problem('NODE_ROLE', `${config.NODE_ROLE} needs CLUSTER=true (a lone ${config.NODE_ROLE} node would ${config.NODE_ROLE === 'api' ? 'run no timers, dialing or deliveries' : 'serve no API'})`);
+  if (config.CLUSTER) {
+    // Each node would otherwise make its own key in its DATA_DIR: a secret sealed on one node could not be opened
+    // on the leader, and a URL signed by one node would be refused by the next.
+    if (!config.SECRETS_KEY) problem('SECRETS_KEY', 'required when CLUSTER=true (the same on every node)');
+    if (!config.URL_SIGNING_SECRET) problem('URL_SIGNING_SECRET', 'required when CLUSTER=true (the same on every node)');
+    if (config.CLOCK === 'manual') problem('CLOCK', 'manual is per DATA_DIR and cannot be shared by the nodes of a cluster yet');
+  }
+  if (config.ANALYZER_API_URL !== undefined) {
+    if (config.ANALYZER_MODEL === undefined) problem('ANALYZER_MODEL', 'required with ANALYZER_API_URL (the model name the server serves, e.g. qwen2.5:7b-instruct)');
+    // Requests go through the outbound guard: a private address the guard would refuse on every job is a mistake
+    // worth stopping for now, not a fallback on every job. (A host name is only resolved when a job runs.)
+    if (!config.ALLOW_PRIVATE_TARGETS && URL.canParse(config.ANALYZER_API_URL) && isPrivateLiteral(new URL(config.ANALYZER_API_URL).hostname)) {
+      problem('ANALYZER_API_URL', 'a loopback or private address is refused unless ALLOW_PRIVATE_TARGETS=true (a self-hosted server on this host or network)');
+    }
+  }
 });
+
+function isHttpUrlWithoutCredentials(value: string): boolean {
+  if (!URL.canParse(value)) return false;
+  const url = new URL(value);
+  return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '' && url.username === '' && url.password === '';
+}
+
+function isPrivateLiteral(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, '');
+  if (host === 'localhost' || host.endsWith('.localhost')) return true;
+  return isIP(host) !== 0 && !isPublicAddress(host);
+}
 
 export type RawConfig = z.infer<typeof configSchema>;
 
 export interface Config extends RawConfig {
   dataDirectory: string;
+  /** The embedded store's file: EVENTSTORE_FILE, else DATA_DIR/events.db. */
   eventsPath: string;
   readModelPath: string;
   /** The server's own records that no event rebuilds: process checkpoints, dead letters, idempotency records. */
@@ -112,7 +169,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
   return {
     ...parsed.data,
     dataDirectory,
-    eventsPath: resolve(dataDirectory, 'events.db'),
+    eventsPath: parsed.data.EVENTSTORE_FILE ? resolve(parsed.data.EVENTSTORE_FILE) : resolve(dataDirectory, 'events.db'),
     readModelPath: resolve(dataDirectory, 'read.db'),
     statePath: resolve(dataDirectory, 'state.db'),
     blobDirectory: resolve(dataDirectory, 'blobs'),

@@ -39,8 +39,9 @@ export interface ProcessRunnerOptions {
  *   an outage of minutes delays a start timer or a webhook fan-out, it never loses it.
  */
 export class ProcessRunner {
-  private readonly controller = new AbortController();
-  private readonly loops: Promise<void>[] = [];
+  private controller = new AbortController();
+  private loops: Promise<void>[] = [];
+  private managers: readonly ProcessManager[];
   private readonly retries = new Map<string, number>();
   readonly deadLetters: DeadLetters;
   private retryRequests: NodeJS.Timeout | null = null;
@@ -50,16 +51,27 @@ export class ProcessRunner {
   constructor(
     private readonly store: EventStore,
     private readonly db: Database,
-    private readonly managers: readonly ProcessManager[],
+    /**
+     * The managers, or how to build them: a factory builds a fresh set on every `start`, so that a runner can be
+     * stopped and started again (a cluster node's singleton work, each time it wins the leader lease) without
+     * carrying one term's in-memory state (queues, slots) into the next.
+     */
+    private readonly makeManagers: readonly ProcessManager[] | (() => readonly ProcessManager[]),
     private readonly logger?: Logger,
     options: ProcessRunnerOptions = {},
   ) {
+    this.managers = typeof makeManagers === 'function' ? [] : makeManagers;
     db.exec('CREATE TABLE IF NOT EXISTS process_checkpoints (name TEXT PRIMARY KEY, position INTEGER NOT NULL)');
     this.deadLetters = new DeadLetters(db);
     this.backoff = options.backoff ?? { baseMs: 50, maxMs: 30_000 };
   }
 
   async start(): Promise<void> {
+    if (typeof this.makeManagers === 'function') {
+      this.managers = this.makeManagers();
+      this.controller = new AbortController();
+      this.loops = [];
+    }
     for (const manager of this.managers) {
       await manager.start?.({ checkpoint: this.checkpoint(manager.name) });
       this.loops.push(this.run(manager));
@@ -76,6 +88,21 @@ export class ProcessRunner {
     await Promise.all(this.loops);
     await this.retrying;
     for (const manager of this.managers) await manager.stop?.();
+  }
+
+  /** Where each running manager stands (a cluster leader publishes them with its lease renewals). */
+  checkpoints(): Record<string, number> {
+    return Object.fromEntries(this.managers.map((manager) => [manager.name, this.checkpoint(manager.name)]));
+  }
+
+  /** Moves checkpoints forward (never back) to where another node's runner stood; before `start`. */
+  adoptCheckpoints(positions: Record<string, number>): void {
+    const advance = this.db.prepare(
+      'INSERT INTO process_checkpoints (name, position) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET position = max(position, excluded.position)',
+    );
+    this.db.transaction(() => {
+      for (const [name, position] of Object.entries(positions)) advance.run(name, position);
+    })();
   }
 
   checkpoint(name: string): number {

@@ -1,5 +1,5 @@
 import type { Database, Statement } from 'better-sqlite3';
-import { callIdOf, callTranscriptJobId, type CallEscalated, type CallEvent, type CallFailureReason, type CallStatus } from '../domain/call.ts';
+import { callIdOf, callTranscriptJobId, type AnsweredBy, type CallEscalated, type CallEvent, type CallFailureReason, type CallStatus } from '../domain/call.ts';
 import type { Disposition } from '../domain/shared/disposition.ts';
 import { defineProjection } from './projection.ts';
 
@@ -17,8 +17,8 @@ import { defineProjection } from './projection.ts';
  */
 export const callsProjection = defineProjection<CallEvent>({
   name: 'calls',
-  // v2: agent_id, and the escalation's agent.
-  version: 2,
+  // v2: agent_id, and the escalation's agent. v3: caller_id, answered_by.
+  version: 3,
   tables: ['calls'],
   eventTypes: ['CallPlaced', 'CallAnswered', 'CallEscalated', 'CallEnded', 'CallFailed', 'CallRecordingStored', 'CallTranscriptJobAssigned'],
   migrate(db) {
@@ -45,7 +45,9 @@ export const callsProjection = defineProjection<CallEvent>({
       recording_blob_key TEXT,
       recording_duration_seconds REAL,
       transcript_job_id TEXT,
-      agent_id TEXT
+      agent_id TEXT,
+      caller_id TEXT,
+      answered_by TEXT
     );
     CREATE INDEX IF NOT EXISTS calls_by_started ON calls (workspace_id, started_at DESC, call_id DESC);
     CREATE INDEX IF NOT EXISTS calls_by_campaign ON calls (campaign_id, started_at DESC, call_id DESC);
@@ -57,14 +59,14 @@ export const callsProjection = defineProjection<CallEvent>({
   prepare(db) {
     const insert = db.prepare(
       `INSERT OR REPLACE INTO calls (call_id, workspace_id, campaign_id, contact_index, attempt, phone, name, status, language,
-         script_id, script_version, recording_enabled, started_at, agent_id)
-       VALUES (?, ?, ?, ?, ?, ?, ?, 'in_progress', ?, ?, ?, ?, ?, ?)`,
+         script_id, script_version, recording_enabled, started_at, agent_id, caller_id)
+       VALUES (?, ?, ?, ?, ?, ?, ?, 'in_progress', ?, ?, ?, ?, ?, ?, ?)`,
     );
     const answered = db.prepare('UPDATE calls SET answered_at = ? WHERE call_id = ?');
     const escalated = db.prepare('UPDATE calls SET escalation = ?, agent_id = coalesce(?, agent_id) WHERE call_id = ?');
     const ended = db.prepare(
       `UPDATE calls SET status = ?, disposition = ?, duration_seconds = ?, ended_at = ?, failure_reason = ?,
-         transcript_job_id = coalesce(transcript_job_id, ?), started_at = coalesce(?, started_at) WHERE call_id = ?`,
+         transcript_job_id = coalesce(transcript_job_id, ?), started_at = coalesce(?, started_at), answered_by = ? WHERE call_id = ?`,
     );
     const recorded = db.prepare('UPDATE calls SET recording_blob_key = ?, recording_duration_seconds = ? WHERE call_id = ?');
     const jobAssigned = db.prepare('UPDATE calls SET transcript_job_id = ? WHERE call_id = ?');
@@ -87,6 +89,7 @@ export const callsProjection = defineProjection<CallEvent>({
             data.recording_enabled ? 1 : 0,
             data.started_at,
             data.agent_id ?? null,
+            data.caller_id ?? null,
           );
           break;
         }
@@ -108,12 +111,12 @@ export const callsProjection = defineProjection<CallEvent>({
         case 'CallEnded': {
           const data = event.data;
           const jobId = data.answered ? callTranscriptJobId(callId) : null;
-          ended.run(data.status, data.disposition, data.duration_seconds, data.ended_at, null, jobId, data.started_at ?? null, callId);
+          ended.run(data.status, data.disposition, data.duration_seconds, data.ended_at, null, jobId, data.started_at ?? null, data.answered_by ?? null, callId);
           break;
         }
         case 'CallFailed': {
           const data = event.data;
-          ended.run(data.status, data.disposition, data.duration_seconds, data.ended_at, data.reason, null, data.started_at ?? null, callId);
+          ended.run(data.status, data.disposition, data.duration_seconds, data.ended_at, data.reason, null, data.started_at ?? null, null, callId);
           break;
         }
         case 'CallRecordingStored': {
@@ -162,6 +165,10 @@ export interface CallRecord {
   transcript_job_id: string | null;
   /** The human agent who placed the call or took it over; null when only the voice agent spoke. */
   agent_id: string | null;
+  /** E.164 caller id the call was placed with; null: the carrier's default. */
+  caller_id: string | null;
+  /** Answering-machine detection's verdict; null when it did not run (not answered, the sandbox, SIP_AMD off). */
+  answered_by: AnsweredBy | null;
 }
 
 /** The spec's call list item: exactly these fields of the call. */
@@ -193,6 +200,8 @@ interface CallRow {
   recording_blob_key: string | null;
   transcript_job_id: string | null;
   agent_id: string | null;
+  caller_id: string | null;
+  answered_by: AnsweredBy | null;
 }
 
 function recordOf(row: CallRow): CallRecord {
@@ -218,6 +227,8 @@ function recordOf(row: CallRow): CallRecord {
     recording_blob_key: row.recording_blob_key,
     transcript_job_id: row.transcript_job_id,
     agent_id: row.agent_id,
+    caller_id: row.caller_id,
+    answered_by: row.answered_by,
   };
 }
 

@@ -1,4 +1,5 @@
 import type { CallPurpose } from '../domain/compliance/rule.ts';
+import type { VoicemailAction } from '../domain/campaign/types.ts';
 import type { Database, Statement } from 'better-sqlite3';
 import type { CampaignEvent, CampaignProgress, CampaignSchedule, CampaignStatus, CallingHours, CompletionReason } from '../domain/campaign.ts';
 import { CAMPAIGN_LIFECYCLE_EVENT_TYPES, campaignIdOf } from '../domain/campaign.ts';
@@ -20,7 +21,8 @@ const PROGRESS_COLUMNS = ['total_contacts', 'calls_made', 'calls_connected', ...
 
 export const campaignsProjection = defineProjection<CampaignEvent>({
   name: 'campaigns',
-  version: 3,
+  // v4: caller_id, voicemail.
+  version: 4,
   tables: ['campaigns', 'campaign_snapshots'],
   eventTypes: [
     ...CAMPAIGN_LIFECYCLE_EVENT_TYPES,
@@ -44,6 +46,8 @@ export const campaignsProjection = defineProjection<CampaignEvent>({
       calling_hours TEXT,
       recording_enabled INTEGER NOT NULL,
       purpose TEXT NOT NULL DEFAULT 'service',
+      caller_id TEXT,
+      voicemail TEXT NOT NULL DEFAULT 'hang_up',
       created_at TEXT NOT NULL,
       started_at TEXT,
       ended_at TEXT,
@@ -69,8 +73,8 @@ export const campaignsProjection = defineProjection<CampaignEvent>({
   prepare(db) {
     const insert = db.prepare(
       `INSERT OR REPLACE INTO campaigns (campaign_id, workspace_id, name, status, script_id, script_version, language, total_contacts,
-         max_attempts, retry_interval_minutes, schedule, calling_hours, recording_enabled, purpose, created_at)
-       VALUES (?, ?, ?, 'scheduled', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         max_attempts, retry_interval_minutes, schedule, calling_hours, recording_enabled, purpose, caller_id, voicemail, created_at)
+       VALUES (?, ?, ?, 'scheduled', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     const setStatus = db.prepare('UPDATE campaigns SET status = ? WHERE campaign_id = ?');
     const started = db.prepare(`UPDATE campaigns SET status = 'running', started_at = ? WHERE campaign_id = ?`);
@@ -104,6 +108,8 @@ export const campaignsProjection = defineProjection<CampaignEvent>({
             created.calling_hours ? JSON.stringify(created.calling_hours) : null,
             created.recording_enabled ? 1 : 0,
             created.purpose,
+            created.caller_id ?? null,
+            created.voicemail ?? 'hang_up',
             created.created_at,
           );
           break;
@@ -155,6 +161,9 @@ export interface CampaignDocument {
   calling_hours: CallingHours | null;
   recording_enabled: boolean;
   purpose: CallPurpose;
+  /** E.164; null: the carrier's default caller id. */
+  caller_id: string | null;
+  voicemail: VoicemailAction;
   created_at: string;
   started_at: string | null;
   ended_at: string | null;
@@ -178,6 +187,8 @@ interface CampaignRow extends Record<Disposition, number> {
   calling_hours: string | null;
   recording_enabled: number;
   purpose: CallPurpose;
+  caller_id: string | null;
+  voicemail: VoicemailAction;
   created_at: string;
   started_at: string | null;
   ended_at: string | null;
@@ -212,6 +223,8 @@ function documentOf(row: CampaignRow): CampaignDocument {
     calling_hours: row.calling_hours === null ? null : (JSON.parse(row.calling_hours) as CallingHours),
     recording_enabled: row.recording_enabled === 1,
     purpose: row.purpose,
+    caller_id: row.caller_id,
+    voicemail: row.voicemail,
     created_at: row.created_at,
     started_at: row.started_at,
     ended_at: row.ended_at,

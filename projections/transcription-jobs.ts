@@ -1,5 +1,5 @@
 import type { Database, Statement } from 'better-sqlite3';
-import type { JobError, TranscriptionJobEvent, TranscriptionJobStatus, TranscriptionJobSubmittedData } from '../domain/transcription-job.ts';
+import type { JobAnalyzer, JobError, TranscriptionJobEvent, TranscriptionJobStatus, TranscriptionJobSubmittedData } from '../domain/transcription-job.ts';
 import { defineProjection } from './projection.ts';
 
 /**
@@ -84,6 +84,7 @@ export interface JobDocument {
   sentiment?: unknown;
   intent: string | null;
   qa_score?: unknown;
+  analyzer?: JobAnalyzer;
   metadata: Record<string, unknown> | null;
   created_at: string;
   completed_at: string | null;
@@ -92,7 +93,7 @@ export interface JobDocument {
 
 interface DocumentState {
   status: TranscriptionJobStatus;
-  result?: { transcript: unknown[]; duration_seconds: number; summary: string | null; sentiment: unknown; intent: string | null; qa_score: unknown };
+  result?: { transcript: unknown[]; duration_seconds: number; summary: string | null; sentiment: unknown; intent: string | null; qa_score: unknown; analyzer?: JobAnalyzer };
   error?: JobError;
   completedAt?: string;
 }
@@ -101,7 +102,8 @@ interface DocumentState {
  * The job as the spec shows it: `transcript` only once completed; `summary` and `intent` always present, null
  * unless requested (and until done); `sentiment` and `qa_score` present only when requested (null until done);
  * `metadata` as submitted; `completed_at` null until the job ends (a failed job's is when it failed); `error` only
- * on a failed job. We add `features`, `call_id` and, once completed, `duration_seconds`.
+ * on a failed job. We add `features`, `call_id` and, once completed, `duration_seconds` and (when summary,
+ * sentiment or intent was requested) `analyzer`.
  */
 export function jobDocument(submitted: TranscriptionJobSubmittedData, state: DocumentState): JobDocument {
   const requested = new Set<string>(submitted.features);
@@ -117,6 +119,7 @@ export function jobDocument(submitted: TranscriptionJobSubmittedData, state: Doc
     ...(requested.has('sentiment') ? { sentiment: result?.sentiment ?? null } : {}),
     intent: requested.has('intent') ? (result?.intent ?? null) : null,
     ...(requested.has('qa_scoring') ? { qa_score: result?.qa_score ?? null } : {}),
+    ...(result?.analyzer ? { analyzer: result.analyzer } : {}),
     metadata: submitted.metadata,
     created_at: submitted.submitted_at,
     completed_at: state.completedAt ?? null,

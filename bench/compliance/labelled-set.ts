@@ -1,14 +1,17 @@
 /**
- * The labelled compliance set (bench/compliance/tuning*.json, held-out.json, fresh.json) as post-call inputs. Turn times
+ * The labelled compliance set (bench/compliance/tuning*.json, held-out.json, fresh.json, held-out-2/ and fresh-2/, -3/, -4/<script>.json)
+ * as post-call inputs. A file of those three folders gives per-file defaults (language, names, recording) and an intro (the agent
+ * and lender named, the purpose, the recording disclosure, the identity confirmed) that starts every call unless the
+ * call says `"intro": false`. Turn times
  * are derived from the words: 0.45 s a word (0.6 s in Tamil and Telugu, whose words are longer), 0.6 s between
  * turns, and `['pause', seconds]` adds silence.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import type { PostCallInput } from '../../domain/compliance/rule.ts';
 import type { CallPurpose } from '../../domain/compliance/rule.ts';
 import type { TranscriptSegment } from '../../domain/transcription-job.ts';
 
-export type Slice = 'tuning' | 'held-out' | 'fresh';
+export type Slice = 'tuning' | 'held-out' | 'fresh' | 'held-out-2' | 'fresh-2' | 'fresh-3' | 'fresh-4';
 
 interface RawCall {
   id: string;
@@ -60,9 +63,48 @@ function segmentsOf(call: RawCall): TranscriptSegment[] {
   return segments;
 }
 
+type Turn = [string, string | number];
+
+interface CompactFile {
+  defaults: { language: string; lender: string | null; agent: string | null; recorded: boolean; intro: Turn[] };
+  calls: Array<Partial<RawCall> & { id: string; purpose: CallPurpose; turns: Turn[]; expected: string[]; intro?: boolean }>;
+}
+
+/** A held-out-2 file (bench/compliance/held-out-2/<script>.json): its defaults and intro spelled out per call. */
+function expandCompact(file: CompactFile, script: string): RawCall[] {
+  return file.calls.map((call) => ({
+    id: call.id,
+    language: call.language ?? file.defaults.language,
+    script,
+    purpose: call.purpose,
+    recorded: call.recorded ?? file.defaults.recorded,
+    ...(call.sector ? { sector: call.sector } : {}),
+    lender: call.lender !== undefined ? call.lender : file.defaults.lender,
+    agent: call.agent !== undefined ? call.agent : file.defaults.agent,
+    turns: call.intro === false ? call.turns : [...file.defaults.intro, ...call.turns],
+    expected: call.expected,
+    opt_out: call.opt_out ?? false,
+  }));
+}
+
 function load(file: string, slice: Slice): LabelledCall[] {
   const raw = JSON.parse(readFileSync(new URL(file, import.meta.url), 'utf8')) as { calls: RawCall[] };
-  return raw.calls.map((call) => ({
+  return toLabelled(raw.calls, slice);
+}
+
+function loadCompactDirectory(directory: string, slice: Slice): LabelledCall[] {
+  const url = new URL(directory, import.meta.url);
+  return readdirSync(url)
+    .filter((name) => name.endsWith('.json'))
+    .sort()
+    .flatMap((name) => {
+      const file = JSON.parse(readFileSync(new URL(name, url), 'utf8')) as CompactFile;
+      return toLabelled(expandCompact(file, name.slice(0, -'.json'.length)), slice);
+    });
+}
+
+function toLabelled(calls: RawCall[], slice: Slice): LabelledCall[] {
+  return calls.map((call) => ({
     id: call.id,
     slice,
     script: call.script,
@@ -82,5 +124,5 @@ function load(file: string, slice: Slice): LabelledCall[] {
 }
 
 export function loadLabelledSet(): LabelledCall[] {
-  return [...load('./tuning.json', 'tuning'), ...load('./tuning-2.json', 'tuning'), ...load('./tuning-3.json', 'tuning'), ...load('./tuning-4.json', 'tuning'), ...load('./held-out.json', 'held-out'), ...load('./fresh.json', 'fresh')];
+  return [...load('./tuning.json', 'tuning'), ...load('./tuning-2.json', 'tuning'), ...load('./tuning-3.json', 'tuning'), ...load('./tuning-4.json', 'tuning'), ...load('./held-out.json', 'held-out'), ...load('./fresh.json', 'fresh'), ...loadCompactDirectory('./held-out-2/', 'held-out-2'), ...loadCompactDirectory('./fresh-2/', 'fresh-2'), ...loadCompactDirectory('./fresh-3/', 'fresh-3'), ...loadCompactDirectory('./fresh-4/', 'fresh-4')];
 }

@@ -116,6 +116,13 @@ function create(command: CreateCampaign, state: CampaignState): CampaignEvent[] 
   if (script === null) throw notFound('script', script_id);
   if (settings.qa_scorecard_id !== null && !command.facts.scorecard_found) throw notFound('qa_scorecard', settings.qa_scorecard_id);
   requireVariables(contacts, script.variables, script_id);
+  if (settings.voicemail === 'leave_message' && script.has_voicemail_step !== true) {
+    throw new DomainError('invalid_parameter', `voicemail: leave_message says the script's "voicemail" step, and script ${script_id} has none.`, {
+      field: 'voicemail',
+      provided: settings.voicemail,
+      expected: 'hang_up, or a script with a step whose id is "voicemail"',
+    });
+  }
   const script_version = script.version;
   const events: CampaignEvent[] = [
     {

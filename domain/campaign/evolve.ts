@@ -21,6 +21,8 @@ export function initialState(): CampaignState {
     recording_enabled: true,
     qa_scorecard_id: null,
     purpose: 'service',
+    caller_id: null,
+    voicemail: 'hang_up',
     created_at: '',
     started_at: null,
     ended_at: null,

@@ -50,7 +50,13 @@ export interface CampaignScriptFacts {
   version: number;
   /** Every `{variable}` the script's steps use: each must be on every contact (`name` and `phone` always are). */
   variables: readonly string[];
+  /** Whether the script has a step with id `voicemail` (the message `voicemail: leave_message` says). */
+  has_voicemail_step?: boolean;
 }
+
+/** What a call of the campaign does when a machine answers (docs/telephony.md, "Answering-machine detection"). */
+export const VOICEMAIL_ACTIONS = ['hang_up', 'leave_message'] as const;
+export type VoicemailAction = (typeof VOICEMAIL_ACTIONS)[number];
 
 export interface CreateCampaign {
   type: 'CreateCampaign';
@@ -73,6 +79,10 @@ export interface CreateCampaign {
     qa_scorecard_id?: string | null;
     /** Why the campaign calls (issue 14): which compliance packs apply. Default `service`. */
     purpose?: CallPurpose;
+    /** E.164 caller id of every call of the campaign (null: the carrier's default, SIP_CALLER_ID). */
+    caller_id?: string | null;
+    /** When a machine answers: `hang_up` (default) or `leave_message` (the script's `voicemail` step). */
+    voicemail?: VoicemailAction;
     created_at: string;
   };
 }
@@ -163,6 +173,9 @@ export interface CampaignSettings {
   recording_enabled: boolean;
   qa_scorecard_id: string | null;
   purpose: CallPurpose;
+  /** E.164; null: the carrier's default caller id. */
+  caller_id: string | null;
+  voicemail: VoicemailAction;
 }
 
 /** Which campaign, of which workspace, running which pinned script version. */

@@ -3,7 +3,7 @@ import { DomainError } from '../shared/errors.ts';
 import { E164_DESCRIPTION, isE164 } from '../shared/phone.ts';
 import { BCP47_DESCRIPTION, isBcp47Shape, isSupportedLanguage, SUPPORTED_LANGUAGES_DESCRIPTION, type SupportedLanguage } from '../shared/language.ts';
 import { isValidCallingHours, isValidTimezone, resolveScheduleTime, type CallingHours } from './schedule.ts';
-import type { CampaignContact, CampaignSchedule, CampaignSettings, ContactInput, CreateCampaign } from './types.ts';
+import { VOICEMAIL_ACTIONS, type CampaignContact, type CampaignSchedule, type CampaignSettings, type ContactInput, type CreateCampaign } from './types.ts';
 
 /**
  * The rules of a campaign body that the domain owns. The HTTP layer validates shapes with zod first (and may
@@ -86,6 +86,10 @@ export function validateCreateCampaign(data: CreateCampaign['data']): ValidCampa
   }
   const purpose = data.purpose ?? 'service';
   if (!isCallPurpose(purpose)) throw invalidParameter('purpose', data.purpose, CALL_PURPOSE_DESCRIPTION);
+  const callerId = data.caller_id ?? null;
+  if (callerId !== null && !isE164(callerId)) throw invalidParameter('caller_id', data.caller_id, E164_DESCRIPTION);
+  const voicemail = data.voicemail ?? 'hang_up';
+  if (!(VOICEMAIL_ACTIONS as readonly string[]).includes(voicemail)) throw invalidParameter('voicemail', data.voicemail, VOICEMAIL_ACTIONS.join(' or '));
   const callingHours = data.calling_hours ?? null;
   if (callingHours !== null && !isValidCallingHours(callingHours)) {
     throw invalidParameter('calling_hours', callingHours, 'an object {start: "HH:MM", end: "HH:MM"} with start different from end');
@@ -100,6 +104,8 @@ export function validateCreateCampaign(data: CreateCampaign['data']): ValidCampa
     recording_enabled: data.recording_enabled ?? true,
     qa_scorecard_id: data.qa_scorecard_id ?? null,
     purpose,
+    caller_id: callerId,
+    voicemail,
     contacts: validateContacts(data.contacts),
   };
 }

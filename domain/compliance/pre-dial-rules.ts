@@ -82,10 +82,11 @@ const callerIdSeries: PreDialRule = {
   id: 'in-trai.caller_id_series',
   kind: 'pre-dial',
   severity: 'critical',
-  description: 'When the workspace configures its caller IDs (parameter caller_ids), a promotional call shows a 140-series number and a service or recovery call a 1600-series one.',
-  applies: (facts, parameters) => typeof (parameters.caller_ids as Record<string, unknown> | undefined)?.[facts.purpose] === 'string',
+  description:
+    "When the call names its caller ID (caller_id, its own or its campaign's) or the workspace configures one per purpose (parameter caller_ids), a promotional call shows a 140-series number and a service or recovery call a 1600-series one; the call's own caller ID is the one checked.",
+  applies: (facts, parameters) => Boolean(facts.callerId) || typeof (parameters.caller_ids as Record<string, unknown> | undefined)?.[facts.purpose] === 'string',
   check(facts, parameters) {
-    const callerId = String((parameters.caller_ids as Record<string, unknown>)[facts.purpose]);
+    const callerId = facts.callerId || String((parameters.caller_ids as Record<string, unknown>)[facts.purpose]);
     const series = facts.purpose === 'promotional' ? '140' : '1600';
     if (nationalDigits(callerId).startsWith(series)) return null;
     return { outcome: 'final', reason: `the ${facts.purpose} caller ID ${callerId} is not in the ${series} series` };

@@ -28,6 +28,8 @@ export interface PreDialFacts {
   /** Calls already placed to this number by the workspace: since the start of the local day, and in the last 7 days. */
   attemptsToday: number;
   attemptsThisWeek: number;
+  /** The call's own caller id (its `caller_id` or its campaign's); absent or null: the trunk's default. */
+  callerId?: string | null;
 }
 
 /**

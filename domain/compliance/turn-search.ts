@@ -7,7 +7,8 @@ import type { TranscriptSegment } from '../transcription-job.ts';
 import { agentSegments, nonAgentSegments } from '../shared/text/speaker-roles.ts';
 import type { LexiconKey } from '../shared/text/lexicon-selection.ts';
 import type { ComplianceList } from './lexicon/compliance-lexicon.ts';
-import { findPair, findPhrase, type FindOptions, type PhraseHit } from './phrase-finder.ts';
+import type { ConceptPattern } from './lexicon/concepts.ts';
+import { findPair, findPattern, findPhrase, type FindOptions, type PhraseHit } from './phrase-finder.ts';
 import type { Evidence } from './rule.ts';
 
 export interface TurnHit {
@@ -46,6 +47,16 @@ export function turnsWithPair(
   const found: TurnHit[] = [];
   for (const segment of turns) {
     const hit = findPair(segment.text, language, first, second, options);
+    if (hit) found.push({ segment, hit });
+  }
+  return found;
+}
+
+/** Every turn where a concept pattern of `patterns` occurs in one clause (findPattern). */
+export function turnsWithPattern(turns: readonly TranscriptSegment[], language: string, patterns: readonly ConceptPattern[], options: FindOptions): TurnHit[] {
+  const found: TurnHit[] = [];
+  for (const segment of turns) {
+    const hit = findPattern(segment.text, language, patterns, options);
     if (hit) found.push({ segment, hit });
   }
   return found;

@@ -4,6 +4,7 @@ import type { Clock } from '../../infra/clock/port.ts';
 import { principalOf, type AppContext } from '../context.ts';
 import { ApiError, invalidParameter } from '../errors.ts';
 import { requestFingerprint } from '../idempotency/fingerprint.ts';
+import type { IdempotencyClaims, KeyClaim } from '../idempotency/cluster-claims.ts';
 import { PENDING, type IdempotencyStore } from '../idempotency/store.ts';
 
 /** How long a retry waits for the first request with its key to finish before it gets 409 in progress. */
@@ -41,6 +42,12 @@ function waitFor(done: Promise<void>, timeoutMs: number): Promise<boolean> {
  * response, the retry finds the key begun but not running here: the same request runs again and, under the same
  * id, finds what the first run created (commands/create-once.ts); another request with that key is 409.
  * A response holding a secret shown once is stored without it (`idempotentReplayBody`).
+ *
+ * In a cluster (`claims`), the key is also claimed in the event store before the request runs, and its answer
+ * recorded there: the first claim on any node wins, a request with another body is 409 on every node, and a
+ * request whose key another node holds waits for that node's answer (as for one in flight here) and replays it.
+ * Should none come (that node died before answering), it runs under the winner's begin time, so it creates under
+ * the same derived id and finds what the first run created, as a retry after a crash does.
  */
 export class Idempotency {
   private readonly inFlight = new Map<string, InFlight>();
@@ -49,6 +56,7 @@ export class Idempotency {
     private readonly store: IdempotencyStore,
     private readonly clock: Clock,
     private readonly waitMs = IN_FLIGHT_WAIT_MS,
+    private readonly claims: IdempotencyClaims | null = null,
   ) {}
 
   /** Runs the rest of the request (`next`), or replays what the first request with the same key answered. */
@@ -93,22 +101,50 @@ export class Idempotency {
     try {
       if (begunAtMs === null) {
         begunAtMs = clock.now().getTime();
+        if (this.claims) {
+          const claim = await this.claimAcrossNodes(workspaceId, key, fingerprint, begunAtMs, principalOf(c).keyId);
+          if (claim.fingerprint !== fingerprint) throw reused();
+          if (claim.answer) {
+            store.save(workspaceId, key, { fingerprint, status: claim.answer.status, contentType: claim.answer.contentType, body: claim.answer.body, createdAtMs: claim.begunAtMs });
+            return c.body(claim.answer.body, claim.answer.status as ContentfulStatusCode, { 'Content-Type': claim.answer.contentType, 'Idempotent-Replayed': 'true' });
+          }
+          begunAtMs = claim.begunAtMs;
+        }
         store.begin(workspaceId, key, fingerprint, begunAtMs);
       }
       c.set('idempotencyKey', { key, begunAtMs });
       await next();
       if (c.res.status < 500) {
-        store.save(workspaceId, key, {
-          fingerprint,
+        const answer = {
           status: c.res.status,
           contentType: c.res.headers.get('content-type') ?? 'application/json',
           body: c.get('idempotentReplayBody') ?? (await c.res.clone().text()),
-          createdAtMs: clock.now().getTime(),
-        });
+        };
+        store.save(workspaceId, key, { fingerprint, ...answer, createdAtMs: clock.now().getTime() });
+        await this.claims?.answer({ workspaceId, key, begunAtMs, answer, actor: principalOf(c).keyId, nowMs: clock.now().getTime() });
       }
     } finally {
       inFlight.delete(slot);
       finish();
     }
   }
+
+  /**
+   * Claims the key in the event store. When another request (on another node, or a run here that died) holds
+   * it without an answer yet, waits up to `waitMs` for that answer; the claim is returned with or without one.
+   */
+  private async claimAcrossNodes(workspaceId: string, key: string, fingerprint: string, nowMs: number, actor: string): Promise<KeyClaim> {
+    const claims = this.claims!;
+    let claim = await claims.claim({ workspaceId, key, fingerprint, nowMs, actor });
+    const ours = claim.begunAtMs === nowMs;
+    const deadline = Date.now() + this.waitMs;
+    while (!ours && claim.fingerprint === fingerprint && claim.answer === null && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, ANSWER_POLL_MS));
+      claim = (await claims.current({ workspaceId, key })) ?? claim;
+    }
+    return claim;
+  }
 }
+
+/** How often a request waits-polls for the answer of a key another node holds. */
+const ANSWER_POLL_MS = 50;

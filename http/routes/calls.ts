@@ -79,6 +79,8 @@ export function callDocument(recordingLinks: RecordingLinks, call: CallRecord): 
     script_version: call.script_version,
     attempt: call.attempt,
     answered_at: call.answered_at,
+    caller_id: call.caller_id,
+    answered_by: call.answered_by,
     agent_id: call.agent_id,
     escalation: call.escalation,
     failure_reason: call.failure_reason,
@@ -102,6 +104,8 @@ function placedDocument(placed: CallPlacement): z.infer<typeof PlacedCallSchema>
     script_version: placed.script_version,
     attempt: null,
     answered_at: null,
+    caller_id: placed.caller_id ?? null,
+    answered_by: null,
     agent_id: placed.agent_id ?? null,
     escalation: null,
     failure_reason: null,
@@ -140,7 +144,7 @@ export function callRoutes({ commands, clock, readDb, readYourWrites, recordingL
     validateReservedFields(fields, '');
     const purpose = body.purpose ?? 'service';
     if (!isCallPurpose(purpose)) throw invalidParameter('purpose', body.purpose, CALL_PURPOSE_DESCRIPTION);
-    const compliance = await askPreDialRules({ commands, readDb }, { workspaceId, phone: body.phone, purpose, fields, campaignTimezone: null, now });
+    const compliance = await askPreDialRules({ commands, readDb }, { workspaceId, phone: body.phone, purpose, fields, campaignTimezone: null, now, callerId: body.caller_id ?? null });
     const placed: PlaceCall['data'] = {
       call_id: resourceId(c, 'cal', now),
       workspace_id: workspaceId,
@@ -157,6 +161,7 @@ export function callRoutes({ commands, clock, readDb, readYourWrites, recordingL
       agent_id: body.agent_id ?? null,
       qa_scorecard_id: body.qa_scorecard_id ?? null,
       purpose,
+      caller_id: body.caller_id ?? null,
     };
     const facts: PlaceCall['facts'] = {
       suppressed: isSuppressed(suppressions, body.phone),

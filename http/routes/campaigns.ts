@@ -1,4 +1,5 @@
 import type { CallPurpose } from '../../domain/compliance/rule.ts';
+import type { VoicemailAction } from '../../domain/campaign/types.ts';
 import { findQaScorecard } from '../../projections/qa-scorecards.ts';
 import {
   campaignDecider,
@@ -114,6 +115,8 @@ function documentOf(state: CampaignState): CampaignDocument {
     calling_hours: state.calling_hours,
     recording_enabled: state.recording_enabled,
     purpose: state.purpose,
+    caller_id: state.caller_id,
+    voicemail: state.voicemail,
     created_at: state.created_at,
     started_at: state.started_at,
     ended_at: state.ended_at,
@@ -149,7 +152,7 @@ export function campaignRoutes({ commands, clock, readDb, readYourWrites }: Reso
       {
         type: 'CreateCampaign',
         facts: {
-          script: script && !script.deleted ? { version: script.version, variables: script.variables } : null,
+          script: script && !script.deleted ? { version: script.version, variables: script.variables, has_voicemail_step: script.definition.steps.some((step) => step.id === 'voicemail') } : null,
           scorecard_found: body.qa_scorecard_id ? findQaScorecard(readDb, workspaceId, body.qa_scorecard_id) !== undefined : undefined,
         },
         data: {
@@ -166,6 +169,8 @@ export function campaignRoutes({ commands, clock, readDb, readYourWrites }: Reso
           recording_enabled: body.recording_enabled,
           qa_scorecard_id: body.qa_scorecard_id ?? null,
           purpose: body.purpose as CallPurpose | undefined,
+          caller_id: body.caller_id ?? null,
+          voicemail: body.voicemail as VoicemailAction | undefined,
           created_at: now.toISOString(),
         },
       },

@@ -12,7 +12,14 @@ export const READY_MAX_PROJECTION_LAG = 1_000;
 
 const TAG = 'Operations';
 
-const HealthSchema = z.object({ status: z.literal('ok') }).openapi('Health');
+const HealthSchema = z
+  .object({
+    status: z.literal('ok'),
+    node_id: z.string().openapi({ description: 'This node\'s name (`NODE_ID`, else generated once and kept in `DATA_DIR/node-id`).' }),
+    role: z.enum(['all', 'api', 'worker']).openapi({ description: '`NODE_ROLE` of this node.' }),
+    leader: z.boolean().openapi({ description: 'Whether this node runs the singleton work (timers, dialing, deliveries) now: always true for a lone node; with `CLUSTER=true`, while it holds the leader lease.' }),
+  })
+  .openapi('Health');
 
 const ReadinessSchema = z
   .object({
@@ -30,7 +37,7 @@ const health = defineRoute(
     path: '/health',
     operationId: 'getHealth',
     tags: [TAG],
-    summary: 'Liveness: the process is up',
+    summary: 'Liveness: the process is up, and which node answers',
     description: 'Always open (no token), for load balancers: answers while the process runs, whatever the event store does.',
     responses: { 200: { description: 'Up.', content: { 'application/json': { schema: HealthSchema } } } },
   },
@@ -71,8 +78,15 @@ const metricsRoute = defineRoute(
  * metrics tell about the service's insides (projection names, routes, backlogs): with `METRICS_TOKEN` set they need
  * it as a bearer token; liveness stays open for load balancers.
  */
+/** Who answers `/health`: the node's name and role, and whether it leads now. */
+export interface NodeIdentity {
+  id: string;
+  role: 'all' | 'api' | 'worker';
+  leading(): boolean;
+}
+
 export function operationsRoutes(
-  { store, projections, metricsToken }: { store: Pick<EventStore, 'ping'>; projections: { status(): Promise<ProjectionStatus[]> }; metricsToken?: string },
+  { store, projections, node, metricsToken }: { store: Pick<EventStore, 'ping'>; projections: { status(): Promise<ProjectionStatus[]> }; node: NodeIdentity; metricsToken?: string },
   metrics: HttpMetrics,
 ) {
   const router = createRouter();
@@ -85,7 +99,7 @@ export function operationsRoutes(
     }
   };
 
-  router.openapi(health, (c) => c.json({ status: 'ok' as const }, 200));
+  router.openapi(health, (c) => c.json({ status: 'ok' as const, node_id: node.id, role: node.role, leader: node.leading() }, 200));
 
   router.openapi(ready, async (c) => {
     requireToken(c);

@@ -7,6 +7,9 @@ import type { BlobStore } from '../../infra/blobs/port.ts';
 import type { ReportLinks } from '../../infra/blobs/report-links.ts';
 import { InvalidScheduleError, nextOccurrence, validateSchedule } from '../../processes/reports/schedule.ts';
 import { reportTypeDefinition } from '../../processes/reports/types/index.ts';
+import { findAgent } from '../../projections/agents.ts';
+import { findCampaign } from '../../projections/campaigns.ts';
+import { findQaScorecard } from '../../projections/qa-scorecards.ts';
 import { findReport, findReportRun, listReports, reportRuns, type ReportRow, type ReportRunRow } from '../../projections/reports.ts';
 import { createOnce } from '../../commands/create-once.ts';
 import { MAX_RANGE_DAYS, parseTimezone } from '../analytics-range.ts';
@@ -34,7 +37,7 @@ const createReport = defineRoute({
     'With `schedule`, the report also runs at every cron occurrence for the period that just ended (docs/reports.md).',
   request: { body: { content: { 'application/json': { schema: ReportBody } }, required: true } },
   responses: { 202: { description: 'Accepted.', content: { 'application/json': { schema: ReportAcceptedSchema } } } },
-});
+}, { references: 'resource_not_found: `filters.campaign_id`, `filters.agent_id` or `filters.scorecard_id` names nothing of this workspace (`field` says which).' });
 
 const getReport = defineRoute({
   method: 'get',
@@ -110,6 +113,23 @@ function checkTypeAndFilters(type: ReportType, filters: ReportFilters): void {
     }
   }
   if (filters.language !== undefined) validateLanguage(filters.language, 'filters.language');
+}
+
+/**
+ * A filter naming a campaign, agent or scorecard the workspace does not have is a 404 at creation: a scheduled
+ * report with a mistyped id would otherwise deliver empty figures every week. One that is deleted later still runs,
+ * with the figures of its calls.
+ */
+function checkFilterReferences(readDb: ResourcePorts['readDb'], workspaceId: string, filters: ReportFilters): void {
+  const references = [
+    ['campaign_id', 'campaign', (id: string) => findCampaign(readDb, workspaceId, id)],
+    ['agent_id', 'agent', (id: string) => findAgent(readDb, workspaceId, id)],
+    ['scorecard_id', 'qa_scorecard', (id: string) => findQaScorecard(readDb, workspaceId, id)],
+  ] as const;
+  for (const [key, resourceType, find] of references) {
+    const id = filters[key];
+    if (id !== undefined && !find(id)) throw resourceNotFound(resourceType, id, { field: `filters.${key}` });
+  }
 }
 
 function checkPeriod(from: string, to: string): void {
@@ -218,6 +238,7 @@ export function reportRoutes({ commands, clock, readDb, readYourWrites, blobs, r
     const body = c.req.valid('json');
     const filters = body.filters ?? {};
     checkTypeAndFilters(body.type, filters);
+    checkFilterReferences(readDb, workspaceId, filters);
     const timezone = parseTimezone(body.timezone);
     checkPeriod(body.from, body.to);
     const now = clock.now();

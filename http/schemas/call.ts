@@ -1,4 +1,5 @@
 import { CALL_PURPOSES } from '../../domain/compliance/rule.ts';
+import { ANSWERED_BY } from '../../domain/call.ts';
 import { z } from '@hono/zod-openapi';
 import { DISPOSITIONS } from '../../domain/shared/disposition.ts';
 import { SUPPORTED_LANGUAGES } from '../../domain/shared/language.ts';
@@ -34,6 +35,7 @@ export const PlaceCallBody = z
         example: { amount: 50000, lender: 'Sahay Finance' },
       }),
     recording_enabled: z.boolean().optional().openapi({ description: 'Record the call if answered (default true).' }),
+    caller_id: z.string().nullable().optional().openapi({ description: 'E.164 caller ID the customer sees (SIP From and P-Asserted-Identity); default: the trunk\'s `SIP_CALLER_ID`. The carrier must own the number.', pattern: E164_PATTERN.source, example: '+911140000000' }),
     agent_id: z.string().nullable().optional().openapi({ description: 'A manually dialed call: the human agent (agt_) placing it; analytics count the call for that agent.', example: 'agt_01jd8k3m9q2x7c4v5b6n8p0r2t' }),
     qa_scorecard_id: z
       .string()
@@ -79,6 +81,14 @@ export const CallSchema = z
     script_version: z.int(),
     attempt: z.int().nullable().openapi({ description: 'Attempt number of the campaign contact (1 = first); null for a single call.' }),
     answered_at: Timestamp.nullable(),
+    caller_id: z.string().nullable().openapi({ description: 'E.164 caller ID the call was placed with; null: the trunk default (SIP_CALLER_ID).' }),
+    answered_by: z
+      .enum(ANSWERED_BY)
+      .nullable()
+      .openapi({
+        description:
+          'Answering-machine detection on a SIP call (docs/telephony.md): `machine` (the call ends `completed` with `not_reachable` and is retried like no answer), `human`, or `unknown` (nothing said within 4 s; the script ran). Null when it did not run: not answered, the sandbox, or SIP_AMD=false.',
+      }),
     agent_id: z.string().nullable().openapi({ description: 'The human agent who placed the call (POST /v1/calls `agent_id`) or took it over on escalation; null when only the voice agent spoke.' }),
     escalation: EscalationSchema.nullable().openapi({ description: 'Set when the customer asked for a human agent (disposition escalated).' }),
     failure_reason: z

@@ -1,5 +1,6 @@
 import { CALL_PURPOSES } from '../../domain/compliance/rule.ts';
 import { z } from '@hono/zod-openapi';
+import { VOICEMAIL_ACTIONS } from '../../domain/campaign/types.ts';
 import { DEFAULT_MAX_ATTEMPTS, DEFAULT_RETRY_INTERVAL_MINUTES, MAX_NAME_LENGTH, MAX_RETRY_INTERVAL_MINUTES } from '../../domain/campaign.ts';
 import { DISPOSITIONS } from '../../domain/shared/disposition.ts';
 import { SUPPORTED_LANGUAGES } from '../../domain/shared/language.ts';
@@ -77,6 +78,15 @@ export const CreateCampaignBody = z
       .string()
       .optional()
       .openapi({ description: 'Why the campaign calls: decides which compliance packs apply (docs/compliance.md). Default `service`.', enum: [...CALL_PURPOSES], default: 'service' }),
+    voicemail: z
+      .string()
+      .optional()
+      .openapi({
+        description: 'When answering-machine detection finds a machine (SIP): `hang_up` (default) or `leave_message`, which says the script\'s step with id `voicemail` after the beep. The call ends `not_reachable` either way and is retried like no answer.',
+        enum: [...VOICEMAIL_ACTIONS],
+        default: 'hang_up',
+      }),
+    caller_id: z.string().nullable().optional().openapi({ description: 'E.164 caller ID the customer sees (SIP From and P-Asserted-Identity); default: the trunk\'s `SIP_CALLER_ID`. The carrier must own the number.', pattern: E164_PATTERN.source, example: '+911140000000' }),
   })
   .openapi('CreateCampaign');
 
@@ -99,6 +109,8 @@ export const CampaignSchema = z
     calling_hours: CallingHoursSchema.nullable(),
     recording_enabled: z.boolean(),
     purpose: z.enum(CALL_PURPOSES).openapi({ description: 'Why the campaign calls (docs/compliance.md).' }),
+    caller_id: z.string().nullable().openapi({ description: 'E.164 caller ID of its calls; null: the trunk default (SIP_CALLER_ID).' }),
+    voicemail: z.enum(VOICEMAIL_ACTIONS).openapi({ description: 'What its calls do when a machine answers.' }),
     created_at: Timestamp,
     started_at: Timestamp.nullable(),
     ended_at: Timestamp.nullable().openapi({ description: 'When it completed or was stopped.' }),

@@ -18,7 +18,11 @@ const Disposition = z.enum(DISPOSITIONS);
 const RouteSchema = z
   .strictObject({
     intent: z.enum(SCRIPT_INTENTS).openapi({ description: 'What the reply means; `keywords` widen what counts as it.' }),
-    dtmf: z.string().regex(/^[0-9*#]$/, { error: 'one keypad key: 0-9, * or #' }).optional().openapi({ example: '1' }),
+    dtmf: z
+      .string()
+      .regex(/^(?:[0-9*#]|[0-9*]{2,8})$/, { error: 'one keypad key (0-9, * or #) or 2 to 8 keys of 0-9 and * (# ends an entry)' })
+      .optional()
+      .openapi({ description: 'Keys that select this route: one key, or an entry of 2 to 8 keys the customer ends with # or a 3 s pause (docs/telephony.md).', example: '1' }),
     keywords: z.array(z.string().trim().min(1).max(100)).max(50).optional().openapi({ description: 'Extra words or phrases, in the call\'s language, that mean this intent.' }),
     disposition: Disposition.optional(),
     next: StepId.optional(),

@@ -2,6 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { MAX_SPEAKERS, MIN_SPEAKERS, TRANSCRIPTION_FEATURES } from '../../domain/transcription-job.ts';
 import { BCP47_DESCRIPTION, SUPPORTED_LANGUAGES, SUPPORTED_LANGUAGES_DESCRIPTION, isBcp47Shape, isSupportedLanguage } from '../../domain/shared/language.ts';
 import { PaginationQuery, Timestamp, listEnvelope } from './common.ts';
+import { ANALYZER_FALLBACK_REASONS } from '../../infra/analysis/transcript-analysis.ts';
 
 /** A transcript of a 4-hour call has a few thousand segments; this bounds a submitted one generously. */
 export const MAX_SUBMITTED_SEGMENTS = 20_000;
@@ -115,6 +116,18 @@ const QaScore = z
   })
   .openapi('QaScore');
 
+const AnalyzerSchema = z
+  .object({
+    name: z.enum(['llm', 'lexicon']).openapi({ description: '`llm`: the configured LLM endpoint (ANALYZER_API_URL) answered; `lexicon`: the offline analyzer.', example: 'llm' }),
+    model: z.string().nullable().openapi({ description: 'The LLM model, with `llm`; else null.', example: 'qwen2.5:7b-instruct' }),
+    fallback_reason: z
+      .enum(ANALYZER_FALLBACK_REASONS)
+      .nullable()
+      .openapi({ description: 'Set when an LLM was configured but the offline analyzer answered instead (docs/analysis.md); null otherwise.', example: null }),
+    fallback_detail: z.string().nullable().openapi({ description: 'The fallback in words, e.g. `the analyzer endpoint answered HTTP 429`.', example: null }),
+  })
+  .openapi('TranscriptionAnalyzer', { description: 'Which analyzer produced summary, sentiment and intent. QA scoring is always offline.' });
+
 export const JobErrorSchema = z
   .object({
     code: z.string().openapi({ example: 'audio_unreachable', description: 'See docs/analysis.md for every code.' }),
@@ -135,6 +148,7 @@ export const TranscriptionJobSchema = z
     sentiment: Sentiment.nullable().optional().openapi({ description: 'Present when `sentiment` was requested; null until completed.' }),
     intent: z.string().nullable().openapi({ description: 'Null unless `intent` was requested, until completed, or when no intent was recognised.' }),
     qa_score: QaScore.nullable().optional().openapi({ description: 'Present when `qa_scoring` was requested; null until completed.' }),
+    analyzer: AnalyzerSchema.optional().openapi({ description: 'Once `completed`, when `summary`, `sentiment` or `intent` was requested: which analyzer answered (an extension of the spec).' }),
     metadata: z.record(z.string(), z.unknown()).nullable(),
     created_at: Timestamp,
     completed_at: Timestamp.nullable().openapi({ description: 'When the job completed or failed; null before.' }),

@@ -12,6 +12,7 @@
  */
 import { Piscina } from 'piscina';
 import { WorkspaceTurns } from '../worker-threads/workspace-turns.ts';
+import { BACKGROUND_NICE } from '../worker-threads/background-priority.ts';
 import type { ComplianceEvaluationResult, ComplianceEvaluationTask, ComplianceEvaluator } from './compliance-evaluation.ts';
 import { AnalysisBudgetExceededError, AnalysisFailedError, type AnalysisTaskOptions, type TranscriptAnalysis, type TranscriptAnalysisInput, type TranscriptAnalysisResult } from './transcript-analysis.ts';
 
@@ -44,7 +45,7 @@ export function createAnalysisPool(options: AnalysisPoolOptions): AnalysisPool {
   const started = (): Piscina =>
     (pool ??= new Piscina({
       filename: TYPESCRIPT_WORKER,
-      workerData: { module: options.workerModule ?? LEXICON_ANALYSIS_WORKER },
+      workerData: { module: options.workerModule ?? LEXICON_ANALYSIS_WORKER, nice: BACKGROUND_NICE },
       minThreads: threads,
       maxThreads: threads,
       // The thread compiles TypeScript itself; the parent's flags (a loader, a profiler) are not its business.

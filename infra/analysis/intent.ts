@@ -21,6 +21,8 @@ import { containsAny, maximalMatches, PhraseIndex } from './phrase-index.ts';
 import { customerSegments } from '../../domain/shared/text/speaker-roles.ts';
 
 const MINIMUM_SCORE = 1;
+/** The weight of the customer's last turn that carries any cue, against 1 for the others. */
+const LAST_TURN_WEIGHT = 1.5;
 
 interface IntentCue {
   label: IntentRuleLabel;
@@ -107,12 +109,15 @@ export function intentScores(segments: readonly TranscriptSegment[], language: s
   const interestLabel: IntentLabel = talksAboutLoanRenewal(analysed.map((a) => a.analysis))
     ? 'loan_renewal_interest'
     : 'interested';
-  for (const { segment, analysis } of analysed) {
-    if (!customer.has(segment)) continue;
-    for (const [label, score] of segmentCueScores(analysis)) {
-      scores[label === 'interest' ? interestLabel : label] += score;
-    }
-  }
+  const cueScores = analysed
+    .filter(({ segment }) => customer.has(segment))
+    .map(({ analysis }) => segmentCueScores(analysis))
+    .filter((cues) => cues.size > 0);
+  cueScores.forEach((cues, index) => {
+    // The customer's last turn with a cue is where the call ended up ("how much?" ... "OK, book it").
+    const weight = index === cueScores.length - 1 && cueScores.length > 1 ? LAST_TURN_WEIGHT : 1;
+    for (const [label, score] of cues) scores[label === 'interest' ? interestLabel : label] += score * weight;
+  });
   return scores;
 }
 

@@ -1,7 +1,8 @@
 /**
- * The text-analysis port: what the analysis pipeline asks of a transcript. Pure functions, no I/O, so an
- * adapter (the lexicon analyzer here, an LLM endpoint later) can be swapped without touching the pipeline.
- * `language` is BCP-47 (`hi-IN`); adapters use its language subtag.
+ * The text-analysis port of the CPU work: what the worker threads ask of a transcript. Pure functions, no I/O; the
+ * lexicon analyzer is its adapter. The pipeline itself calls the asynchronous TranscriptAnalysis
+ * (transcript-analysis.ts), which is where an LLM endpoint plugs in (llm-transcript-analysis.ts): network I/O has
+ * no place in a synchronous, CPU-budgeted port. `language` is BCP-47 (`hi-IN`); adapters use its language subtag.
  */
 import type { Scorecard } from './scorecard-schema.ts';
 

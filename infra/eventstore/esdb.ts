@@ -13,7 +13,7 @@ import {
   type StreamingRead,
 } from '@eventstore/db-client';
 import { Observable } from 'rxjs';
-import type { AppendResult, EventStore, RecordedEvent, StreamInfo } from './port.ts';
+import { FencedOff, type AppendResult, type EventStore, type RecordedEvent, type StreamInfo } from './port.ts';
 import {
   isStreamNotFound,
   positionOf,
@@ -156,8 +156,16 @@ export function createEsdbEventStore(connectionString: string, options: EsdbEven
   }
 
   const store: EventStore = {
-    async append(stream, events, { expectedRevision }): Promise<AppendResult> {
+    async append(stream, events, { expectedRevision, fence }): Promise<AppendResult> {
       if (events.length === 0) throw new Error('append needs at least one event');
+      if (fence) {
+        // EventStoreDB has no condition on another stream in an append: the fence is checked just before it, which
+        // leaves a window of one round trip in which a new leader's term and the old leader's command may cross
+        // (docs/operations.md, "Failure modes"). The embedded store checks it inside the append's transaction.
+        const [last] = await readOwnStream(fence.stream, { backwards: true, limit: 1 });
+        const actual = last?.revision ?? null;
+        if (actual !== fence.revision) throw new FencedOff(fence, actual ?? 'no_stream');
+      }
       let result: EsdbAppendResult;
       try {
         result = await client.appendToStream(prefix + stream, events.map(toEsdbEvent), {

@@ -72,8 +72,36 @@ export class WrongExpectedVersion extends Error {
   }
 }
 
+/**
+ * A condition on another stream, checked in the same transaction as the append: the append happens only while
+ * `stream` is at exactly `revision`. The leader lease (processes/leadership/) fences singleton work with it: a
+ * leader's commands carry the revision of the term it won, so once another node has started a newer term, a late
+ * command of the old leader (paused, partitioned) is refused instead of competing with the new one.
+ */
+export interface Fence {
+  stream: string;
+  revision: number;
+}
+
+/** The append was refused because its fence stream moved on (another node took the lease). */
+export class FencedOff extends Error {
+  readonly code = 'fenced_off';
+  constructor(
+    readonly fence: Fence,
+    readonly actual: number | 'no_stream',
+  ) {
+    super(`Fenced off: ${fence.stream} is at ${String(actual)}, this writer's term is ${fence.revision}`);
+    this.name = 'FencedOff';
+  }
+}
+
+export interface AppendOptions {
+  expectedRevision: ExpectedRevision;
+  fence?: Fence;
+}
+
 export interface EventStore {
-  append(stream: string, events: EventToAppend[], options: { expectedRevision: ExpectedRevision }): Promise<AppendResult>;
+  append(stream: string, events: EventToAppend[], options: AppendOptions): Promise<AppendResult>;
   /** Events of one stream in revision order, optionally from a revision (inclusive). Empty when the stream does not exist. */
   readStream(stream: string, options?: { fromRevision?: number; limit?: number }): Promise<RecordedEvent[]>;
   /** Events of all streams with position > `after`, in global order. */

@@ -8,12 +8,15 @@ import {
   WrongExpectedVersion,
   type AppendResult,
   type EventStore,
+  FencedOff,
   type EventToAppend,
   type ExpectedRevision,
+  type Fence,
   type RecordedEvent,
   type StreamInfo,
 } from './port.ts';
 import { followAll } from './follow.ts';
+import { WAL_SAFETY_CAP_PAGES } from './wal-checkpoints.ts';
 
 /**
  * The embedded event store: one SQLite file in WAL mode. The global position is the table's integer key, so
@@ -38,12 +41,18 @@ export interface SqliteEventStoreOptions {
   wakeCoalesceMs?: number;
   /** Extra `PRAGMA` statements for the connection, e.g. `max_page_count = 50` (tests fill the disk with it). */
   pragmas?: readonly string[];
+  /**
+   * `inline` (default): SQLite checkpoints the WAL inside the commit that fills it. `elsewhere`: another connection
+   * checkpoints (`startWalCheckpoints`, on the projection thread), and this one only past a safety cap.
+   */
+  walCheckpoints?: 'inline' | 'elsewhere';
 }
 
 interface PendingAppend {
   stream: string;
   events: EventToAppend[];
   expected: ExpectedRevision;
+  fence: Fence | undefined;
   resolve: (result: AppendResult) => void;
   reject: (error: unknown) => void;
 }
@@ -64,6 +73,7 @@ export function createSqliteEventStore(path: string, options: SqliteEventStoreOp
   db.pragma('journal_mode = WAL');
   db.pragma(`synchronous = ${options.synchronous === 'normal' ? 'NORMAL' : 'FULL'}`);
   db.pragma('busy_timeout = 10000');
+  if (options.walCheckpoints === 'elsewhere') db.pragma(`wal_autocheckpoint = ${WAL_SAFETY_CAP_PAGES}`);
   for (const pragma of options.pragmas ?? []) db.pragma(pragma);
   db.exec(`
     CREATE TABLE IF NOT EXISTS events (
@@ -103,7 +113,12 @@ export function createSqliteEventStore(path: string, options: SqliteEventStoreOp
   let flushScheduled: NodeJS.Immediate | null = null;
 
   const appendTransaction = db.transaction(
-    (stream: string, events: EventToAppend[], expected: ExpectedRevision): AppendResult => {
+    (stream: string, events: EventToAppend[], expected: ExpectedRevision, fence: Fence | undefined): AppendResult => {
+      if (fence) {
+        // Inside the write lock: no other process can move the fence stream between this check and the commit.
+        const fenceRevision = selectStreamRevision.get(fence.stream)?.revision ?? null;
+        if (fenceRevision !== fence.revision) throw new FencedOff(fence, fenceRevision ?? 'no_stream');
+      }
       const current = selectStreamRevision.get(stream)?.revision ?? null;
       checkExpectedRevision(stream, expected, current);
       let revision = current ?? -1;
@@ -128,7 +143,7 @@ export function createSqliteEventStore(path: string, options: SqliteEventStoreOp
   // SAVEPOINT, rolled back alone when it throws, so a refused append leaves neither rows nor a position gap.
   function appendOne(item: PendingAppend): AppendResult {
     try {
-      return appendTransaction(item.stream, item.events, item.expected);
+      return appendTransaction(item.stream, item.events, item.expected, item.fence);
     } catch (error) {
       // Another process won the race between our check and our insert.
       if (isUniqueRevisionViolation(error)) {
@@ -163,7 +178,7 @@ export function createSqliteEventStore(path: string, options: SqliteEventStoreOp
           // Only a revision conflict is this append's own refusal. Anything else (SQLITE_FULL, IOERR, NOMEM) may
           // have rolled the whole transaction back, taking the group's earlier appends with it, after which
           // the later ones would commit one by one outside any transaction: the group fails as a whole instead.
-          if (!(error instanceof WrongExpectedVersion)) throw error;
+          if (!(error instanceof WrongExpectedVersion) && !(error instanceof FencedOff)) throw error;
           outcomes.push({ ok: false, error });
         }
       }
@@ -204,11 +219,11 @@ export function createSqliteEventStore(path: string, options: SqliteEventStoreOp
   }
 
   const store: EventStore = {
-    append(stream, events, { expectedRevision }) {
+    append(stream, events, { expectedRevision, fence }) {
       if (events.length === 0) return Promise.reject(new Error('append needs at least one event'));
       if (closed) return Promise.reject(new Error('the event store is closed'));
       return new Promise<AppendResult>((resolve, reject) => {
-        pending.push({ stream, events, expected: expectedRevision, resolve, reject });
+        pending.push({ stream, events, expected: expectedRevision, fence, resolve, reject });
         // setImmediate, not a microtask: appends made by other callbacks of this turn join the same group.
         flushScheduled ??= setImmediate(flush);
       });

@@ -3,10 +3,13 @@
  * `sandbox.ts` (in-process simulated callees, the default `TELEPHONY=sandbox`) and `sip/sip-telephony.ts` (a SIP
  * trunk, `TELEPHONY=sip`).
  *
- * Time on a call is measured in seconds from the moment it was answered (the recording's zero), and every
+ * Time on a call is measured in seconds from the moment it was answered (the recording's zero; or from the start
+ * of early media when the line had some, see `CallSession.mediaLeadSeconds`), and every
  * session method reports when its action started and ended on that timeline. A real carrier reports wall time
  * since answer; the sandbox runs a virtual timeline, so calls finish at once but keep consistent timings.
  */
+
+import type { AmdDecision } from './answering-machine-detector.ts';
 
 /** Mono 16-bit PCM. */
 export interface AudioClip {
@@ -62,6 +65,11 @@ export type CustomerInput =
 export interface ListenOptions {
   timeoutSeconds: number;
   language: string;
+  /**
+   * The step's `dtmf` route keys: a carrier that hears keys one by one collects an entry until it is complete
+   * (dtmf-entry.ts) and returns it as one `dtmf` input. Absent: every key is an answer by itself.
+   */
+  dtmfRoutes?: readonly string[];
 }
 
 /** An answered call. Methods run one at a time; the engine awaits each before the next. */
@@ -75,6 +83,19 @@ export interface CallSession {
    * sandbox does not). When present the recording's customer side is this, not the clips `listen` returned.
    */
   customerAudio?(): AudioClip;
+  /**
+   * Seconds of early media (a 183 Session Progress with SDP: ringback, a carrier announcement) before the answer.
+   * When the line carried early media, the call's timeline (spans, turns, the recording) starts at its first
+   * moment and the answer is at this offset; absent or 0: the timeline starts at the answer.
+   */
+  readonly mediaLeadSeconds?: number;
+  /**
+   * Answering-machine detection on the audio since the answer (a real line with detection on): who answered,
+   * decided within the detector's budget (4 s) or at the hang-up. Called before the first prompt.
+   */
+  detectAnsweringMachine?(): Promise<AmdDecision>;
+  /** Waits until the far end has been quiet for `quietSeconds` (after a greeting or its beep), at most `maxSeconds`. */
+  waitForQuiet?(quietSeconds: number, maxSeconds: number): Promise<void>;
 }
 
 export interface Telephony {

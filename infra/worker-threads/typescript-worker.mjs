@@ -4,6 +4,13 @@
 import { threadId, workerData } from 'node:worker_threads';
 import { tsImport } from 'tsx/esm/api';
 
+// `workerData.nice`: a pool of background work (analysis, reports) runs below the thread that serves requests, so
+// on a busy machine the kernel gives a request's turn first (infra/worker-threads/background-priority.ts).
+if (workerData.nice !== undefined) {
+  const { runThisThreadAt } = await tsImport(new URL('./background-priority.ts', import.meta.url).href, import.meta.url);
+  runThisThreadAt(workerData.nice);
+}
+
 const loaded = await tsImport(workerData.module, import.meta.url);
 
 export default loaded.default;

@@ -96,6 +96,8 @@ function channelSpeakersOf(metadata: Record<string, unknown> | null): string[] |
 }
 
 const ANALYSIS_FEATURES: ReadonlySet<string> = new Set(['summary', 'sentiment', 'intent', 'qa_scoring']);
+/** What the optional LLM analyzer answers (QA scoring is always the offline rules). */
+const LLM_CAPABLE_FEATURES: ReadonlySet<string> = new Set(['summary', 'sentiment', 'intent']);
 
 async function runFeatures(
   job: TranscriptionJobSubmittedData,
@@ -108,8 +110,13 @@ async function runFeatures(
   // Only the transcript was asked for: no trip to a worker thread.
   if (!job.features.some((feature) => ANALYSIS_FEATURES.has(feature))) return { ...base, summary: null, sentiment: null, intent: null, qa_score: null };
   const scorecard = job.features.includes('qa_scoring') && job.qa_scorecard !== null ? scorecardSchema.parse(job.qa_scorecard.definition) : null;
-  const analysis = await transcriptAnalysis.analyse({ segments, language: job.language, features: job.features, disposition: job.disposition, scorecard }, { signal, workspaceId: job.workspace_id });
-  return { ...base, ...analysis };
+  const { analyzer, ...analysis } = await transcriptAnalysis.analyse(
+    { segments, language: job.language, features: job.features, disposition: job.disposition, scorecard },
+    { signal, workspaceId: job.workspace_id, jobId: job.job_id },
+  );
+  // Which analyzer answered, when one of its features was asked for: the LLM adapter says; otherwise the lexicon.
+  if (!job.features.some((feature) => LLM_CAPABLE_FEATURES.has(feature))) return { ...base, ...analysis };
+  return { ...base, ...analysis, analyzer: analyzer ?? { name: 'lexicon', model: null, fallback_reason: null, fallback_detail: null } };
 }
 
 function asJobFailure(error: unknown, logger: Logger, jobId: string): JobFailure {

@@ -186,6 +186,8 @@ export class CallRunner implements ProcessManager<CallRunnerEvent> {
         script,
         variables: placed.variables,
         recording: placed.recording_enabled,
+        ...(placed.caller_id ? { callerId: placed.caller_id } : {}),
+        ...(placed.voicemail ? { voicemail: placed.voicemail } : {}),
       });
       const planned = planCallResult(result, dialingStartedAt, this.dependencies.timeScale);
       const escalated = planned.command.type === 'RecordCallResult' && planned.command.data.escalation !== null;

@@ -9,8 +9,8 @@ const ACTOR = 'call-runner';
 
 /**
  * What follows the end of a call, wherever the end was found (the runner that ran it, or recovery after a
- * restart that finds an ended call whose follow-ups were cut short): the campaign contact's attempt outcome, the
- * do-not-call list for a `dnd` call, and the workspace's dialing slot. Every step is idempotent (the campaign
+ * restart that finds an ended call whose follow-ups were cut short): the do-not-call list for a `dnd` call, the
+ * campaign contact's attempt outcome, and the workspace's dialing slot. Every step is idempotent (the campaign
  * refuses a second outcome for the attempt as `already_exists`, the suppression list ignores a listed number), so
  * settling twice is harmless.
  */
@@ -27,6 +27,19 @@ export class CallSettlement {
     if (!placed || state.status === 'in_progress' || state.status === null) return;
     const context = { workspaceId: placed.workspace_id, actor: ACTOR, now: clock.now(), causationId: options.causationId ?? null };
     try {
+      // The number is on the do-not-call list before the campaign learns the outcome: the outcome may complete the
+      // campaign, and whoever sees `campaign.completed` finds every `dnd` number already suppressed.
+      if (state.disposition === 'dnd') {
+        await commands.handle(
+          suppressionDecider,
+          suppressionStream(placed.workspace_id),
+          {
+            type: 'SuppressNumber',
+            data: { phone: placed.contact.phone, source: 'call_outcome', call_id: callId, reason: 'the customer asked not to be called again', at: context.now.toISOString() },
+          },
+          context,
+        );
+      }
       if (placed.campaign_id !== null && placed.contact_index !== null) {
         await commands.handle(
           campaignDecider,
@@ -43,17 +56,6 @@ export class CallSettlement {
           },
           context,
           { tolerate: ['already_exists'] },
-        );
-      }
-      if (state.disposition === 'dnd') {
-        await commands.handle(
-          suppressionDecider,
-          suppressionStream(placed.workspace_id),
-          {
-            type: 'SuppressNumber',
-            data: { phone: placed.contact.phone, source: 'call_outcome', call_id: callId, reason: 'the customer asked not to be called again', at: context.now.toISOString() },
-          },
-          context,
         );
       }
     } finally {

@@ -1,4 +1,4 @@
-import type { CallTurn } from '../../domain/call.ts';
+import type { AnsweredBy, CallTurn } from '../../domain/call.ts';
 import type { Disposition } from '../../domain/shared/disposition.ts';
 import { renderTemplate } from '../../domain/script-template.ts';
 import type { Script, ScriptIntent, ScriptNoInput, ScriptRoute, ScriptStep } from '../../domain/script-types.ts';
@@ -24,7 +24,21 @@ export interface ConversationRequest {
   /** Template values: the contact's variables plus `name` and `phone`, or the single call's metadata. */
   variables: Readonly<Record<string, unknown>>;
   recording: boolean;
+  /** E.164 caller id of this call (the single call's or its campaign's); absent: the carrier's default. */
+  callerId?: string;
+  /**
+   * When answering-machine detection finds a machine: `hang_up` (default) ends the call at once; `leave_message`
+   * waits for the greeting and its beep to finish, then says the script's `voicemail` step and ends.
+   */
+  voicemail?: VoicemailAction;
 }
+
+export type VoicemailAction = 'hang_up' | 'leave_message';
+/** The script step said to a voicemail with `voicemail: leave_message`. */
+export const VOICEMAIL_STEP_ID = 'voicemail';
+/** After a machine is detected, the greeting and beep are over once the line has been quiet this long. */
+const VOICEMAIL_QUIET_SECONDS = 1;
+const VOICEMAIL_MAX_WAIT_SECONDS = 20;
 
 export interface ConversationEngineDependencies {
   telephony: Telephony;
@@ -50,7 +64,14 @@ export class ConversationEngine {
       speech.synthesize(renderTemplate(first.say, request.variables), request.language, 'agent').catch(() => undefined);
     }
     const placed = await telephony
-      .placeCall({ callId: request.callId, to: request.phone, language: request.language, attempt: request.attempt, wantCustomerAudio: request.recording })
+      .placeCall({
+        callId: request.callId,
+        to: request.phone,
+        language: request.language,
+        attempt: request.attempt,
+        wantCustomerAudio: request.recording,
+        ...(request.callerId ? { callerId: request.callerId } : {}),
+      })
       .catch((error: unknown) => ({ outcome: 'carrier_error' as const, ringSeconds: 0, detail: error instanceof Error ? error.message : String(error) }));
     if (placed.outcome !== 'answered') {
       const failed = placed.outcome === 'invalid_number' || placed.outcome === 'carrier_error';
@@ -67,6 +88,7 @@ export class ConversationEngine {
         failure: failed ? { reason: placed.outcome as 'invalid_number' | 'carrier_error', detail: placed.detail ?? placed.outcome } : null,
         customerHungUp: false,
         recording: null,
+        answeredBy: null,
       };
     }
     const conversation = new Conversation(request, placed.session, this.dependencies);
@@ -78,7 +100,7 @@ export class ConversationEngine {
       throw error;
     }
     const { endSeconds } = await placed.session.hangUp();
-    return conversation.result(placed.ringSeconds, endSeconds, placed.session.customerAudio?.());
+    return conversation.result(placed.ringSeconds, endSeconds, placed.session.customerAudio?.(), placed.session.mediaLeadSeconds ?? 0);
   }
 }
 
@@ -93,6 +115,7 @@ class Conversation {
   private disposition: Disposition | null = null;
   private escalation: ConversationResult['escalation'] = null;
   private customerHungUp = false;
+  private answeredBy: AnsweredBy | null = null;
   private readonly recording: CallRecordingBuilder | null;
 
   constructor(
@@ -105,6 +128,11 @@ class Conversation {
 
   async run(): Promise<void> {
     const steps = stepsById(this.request.script);
+    if (this.session.detectAnsweringMachine) {
+      // Before a word is said: a debt or an offer is never spoken to a voicemail.
+      this.answeredBy = (await this.session.detectAnsweringMachine()).answeredBy;
+      if (this.answeredBy === 'machine') return this.answerMachine(steps.get(VOICEMAIL_STEP_ID));
+    }
     const maxSpoken = this.dependencies.maxSpokenSteps ?? DEFAULT_MAX_SPOKEN_STEPS;
     let step: ScriptStep | undefined = this.request.script.steps[0];
     for (let spoken = 0; step !== undefined && spoken < maxSpoken; spoken++) {
@@ -135,22 +163,37 @@ class Conversation {
   }
 
   /** `customerAudio`: the line's whole customer channel, when the carrier has it (replaces the answers' clips). */
-  result(ringSeconds: number, endSeconds: number, customerAudio?: AudioClip): ConversationResult {
+  /**
+   * `leadSeconds`: early media before the answer; the timeline (turns, the recording) starts there, while talk
+   * time and the escalation's moment count from the answer.
+   */
+  result(ringSeconds: number, endSeconds: number, customerAudio?: AudioClip, leadSeconds = 0): ConversationResult {
     if (customerAudio && this.recording) this.recording.add('customer', 0, customerAudio);
+    const talkSeconds = Math.max(0, endSeconds - leadSeconds);
+    const escalation = this.escalation && leadSeconds > 0 ? { ...this.escalation, atSeconds: Math.max(0, this.escalation.atSeconds - leadSeconds) } : this.escalation;
     return {
       callId: this.request.callId,
       outcome: 'answered',
       answered: true,
       ringSeconds,
-      talkSeconds: endSeconds,
-      durationSeconds: Math.round(endSeconds),
+      talkSeconds,
+      durationSeconds: Math.round(talkSeconds),
       turns: this.turns,
       disposition: this.disposition ?? FALLBACK_DISPOSITION,
-      escalation: this.escalation,
+      escalation,
       failure: null,
       customerHungUp: this.customerHungUp,
       recording: this.recording?.finish(endSeconds) ?? null,
+      answeredBy: this.answeredBy,
     };
+  }
+
+  /** A machine answered: nobody was reached; leave the script's voicemail message when asked to, then end. */
+  private async answerMachine(message: ScriptStep | undefined): Promise<void> {
+    this.disposition = 'not_reachable';
+    if (this.request.voicemail !== 'leave_message' || !message) return;
+    await this.session.waitForQuiet?.(VOICEMAIL_QUIET_SECONDS, VOICEMAIL_MAX_WAIT_SECONDS);
+    await this.say(message, renderTemplate(message.say, this.request.variables));
   }
 
   /** Once escalated, the call stays `escalated`: the hand-over is what happened, whatever the closing step says. */
@@ -173,7 +216,7 @@ class Conversation {
   private async listenAndRoute(step: ScriptStep, promptText: string): Promise<RouteDecision> {
     const listen = step.listen!;
     for (let misses = 0; ; ) {
-      const input = await this.session.listen({ timeoutSeconds: listen.timeout_seconds, language: this.request.language });
+      const input = await this.session.listen({ timeoutSeconds: listen.timeout_seconds, language: this.request.language, dtmfRoutes: dtmfRoutesOf(step) });
       if (input.kind === 'hangup') {
         this.customerHungUp = true;
         return { kind: 'hangup' };
@@ -236,6 +279,17 @@ function stepsById(script: Script): Map<string, ScriptStep> {
     stepIndexes.set(script, index);
   }
   return index;
+}
+
+const dtmfIndexes = new WeakMap<ScriptStep, string[]>();
+
+function dtmfRoutesOf(step: ScriptStep): string[] {
+  let keys = dtmfIndexes.get(step);
+  if (!keys) {
+    keys = (step.listen?.routes ?? []).flatMap((route) => (route.dtmf === undefined ? [] : [route.dtmf]));
+    dtmfIndexes.set(step, keys);
+  }
+  return keys;
 }
 
 function extraKeywordsOf(step: ScriptStep): ExtraKeywords | undefined {

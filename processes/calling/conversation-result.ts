@@ -1,5 +1,5 @@
 import type { AttemptOutcome } from '../../domain/campaign.ts';
-import type { CallTurn, FailCall, RecordCallResult } from '../../domain/call.ts';
+import type { AnsweredBy, CallTurn, FailCall, RecordCallResult } from '../../domain/call.ts';
 import type { Disposition } from '../../domain/shared/disposition.ts';
 import type { DialOutcome } from '../../infra/telephony/port.ts';
 
@@ -26,6 +26,8 @@ export interface ConversationResult {
   customerHungUp: boolean;
   /** The stereo WAV (agent left, customer right) when recording was on and the call was answered. */
   recording: { wav: Buffer; durationSeconds: number; sampleRate: number } | null;
+  /** Answering-machine detection's verdict on an answered call; null when it did not run. */
+  answeredBy: AnsweredBy | null;
 }
 
 /**
@@ -58,12 +60,15 @@ export function callCommandFor(result: ConversationResult, startedAt: Date, time
       disposition: result.disposition,
       duration_seconds: result.durationSeconds,
       ended_at: times.endedAt,
+      ...(result.answeredBy === null ? {} : { answered_by: result.answeredBy }),
     },
   };
 }
 
 /** The campaign contact's attempt outcome for a finished run. */
 export function attemptOutcomeOf(result: ConversationResult): AttemptOutcome {
+  // A machine's answer reached nobody: retried like a call nobody answered.
+  if (result.answeredBy === 'machine') return 'no_answer';
   return result.outcome === 'answered' ? 'connected' : result.outcome;
 }
 

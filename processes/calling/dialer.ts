@@ -314,6 +314,7 @@ export class Dialer implements ProcessManager<DialerEvent> {
       fields: contact.variables,
       campaignTimezone: state.schedule?.timezone ?? null,
       now,
+      callerId: state.caller_id,
     });
     if (blocked !== null) {
       await this.campaignCommand(campaignStream(campaignId), blockAttemptCommand(contact, blocked, now), context);

@@ -112,6 +112,8 @@ export function placeCampaignCallCommand(state: CampaignState, contact: Dialable
       recording_enabled: state.recording_enabled,
       qa_scorecard_id: state.qa_scorecard_id,
       purpose: state.purpose,
+      caller_id: state.caller_id,
+      voicemail: state.voicemail,
       started_at: now.toISOString(),
     },
   };

@@ -1,5 +1,6 @@
 import { Piscina } from 'piscina';
 import { WorkspaceTurns } from '../../infra/worker-threads/workspace-turns.ts';
+import { BACKGROUND_NICE } from '../../infra/worker-threads/background-priority.ts';
 import type { RenderRequest } from './render-report.ts';
 import type { WorkerResult } from './report-worker.ts';
 
@@ -33,7 +34,7 @@ export function createReportPool(options: ReportPoolOptions): ReportPool {
   const started = () =>
     (pool ??= new Piscina({
       filename: TYPESCRIPT_WORKER,
-      workerData: { module: REPORT_WORKER },
+      workerData: { module: REPORT_WORKER, nice: BACKGROUND_NICE },
       minThreads: 0,
       maxThreads: options.threads,
       idleTimeout: 60_000,

@@ -94,6 +94,20 @@ test('RecordCallResult: the whole conversation in one append', () => {
     .then([{ type: 'CallEnded', data: { status: 'completed', answered: false, disposition: 'not_reachable', duration_seconds: 0, ended_at: 'x' } }]);
 });
 
+test('RecordCallResult with answered_by: a machine ends not_reachable; the verdict needs an answer', () => {
+  const machine = { answered_at: '2026-03-02T04:00:05.000Z', turns: [], escalation: null, disposition: 'not_reachable' as const, duration_seconds: 3, ended_at: '2026-03-02T04:00:08.000Z', answered_by: 'machine' as const };
+  given(callDecider, placed)
+    .when({ type: 'RecordCallResult', data: machine })
+    .then([
+      { type: 'CallAnswered', data: { answered_at: machine.answered_at } },
+      { type: 'CallEnded', data: { status: 'completed', answered: true, disposition: 'not_reachable', duration_seconds: 3, ended_at: machine.ended_at, answered_by: 'machine' } },
+    ]);
+  given(callDecider, placed).when({ type: 'RecordCallResult', data: { ...machine, disposition: 'interested' } }).thenThrows('invalid_parameter', { field: 'disposition' });
+  given(callDecider, placed)
+    .when({ type: 'RecordCallResult', data: { ...machine, answered_at: null, duration_seconds: 0, answered_by: 'human' } })
+    .thenThrows('invalid_parameter', { field: 'answered_by' });
+});
+
 test('RecordCallDialingStarted: the runner claims the call once; a second claim is already_exists, even after the end', () => {
   const claimed: CallEvent[] = [...placed, { type: 'CallDialingStarted', data: { dialing_started_at: '2026-03-02T04:00:00.000Z' } }];
   given(callDecider, placed).when({ type: 'RecordCallDialingStarted', data: { at: '2026-03-02T04:00:00.000Z' } }).then(claimed.slice(1));

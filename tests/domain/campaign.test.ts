@@ -33,6 +33,8 @@ test('create: CampaignCreated with the pinned script version and defaults, statu
       recording_enabled: true,
       qa_scorecard_id: null,
       purpose: 'service',
+      caller_id: null,
+      voicemail: 'hang_up',
       total_contacts: 3,
       created_at: T0,
     },

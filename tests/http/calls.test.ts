@@ -9,7 +9,7 @@ import { loanRenewalScript } from '../support/scripts.ts';
 import { placeableFacts } from '../support/call-facts.ts';
 
 const FULL_CALL_FIELDS = [
-  'agent_id', 'answered_at', 'attempt', 'campaign_id', 'contact', 'disposition', 'duration_seconds', 'ended_at', 'escalation', 'failure_reason', 'id',
+  'agent_id', 'answered_at', 'answered_by', 'attempt', 'caller_id', 'campaign_id', 'contact', 'disposition', 'duration_seconds', 'ended_at', 'escalation', 'failure_reason', 'id',
   'language', 'recording_url', 'script_id', 'script_version', 'started_at', 'status', 'transcript_job_id',
 ];
 const LIST_FIELDS = ['campaign_id', 'contact', 'disposition', 'duration_seconds', 'ended_at', 'id', 'language', 'started_at', 'status'];
@@ -59,6 +59,8 @@ calls('POST: 201 in_progress with every field but duration_seconds; GET and the 
     script_version: 1,
     attempt: null,
     answered_at: null,
+    caller_id: null,
+    answered_by: null,
     agent_id: null,
     escalation: null,
     failure_reason: null,
@@ -94,6 +96,15 @@ calls('POST validation: phone, name, language, metadata, unknown fields', async 
   assert.equal(await invalid({ metadata: undefined }), { field: 'metadata.amount', provided: null, expected: `a value for {amount}, which script ${scriptId} uses` });
   assert.equal(await invalid({ campaign_id: 'cmp_x' }), { field: 'campaign_id', provided: 'cmp_x', expected: 'only the documented fields' });
   assert.equal(await invalid({ phone: undefined }), { field: 'phone', provided: null, expected: 'a string' });
+});
+
+calls('caller_id: an E.164 number the call is placed with, shown on the call; anything else is refused', async () => {
+  const placed = await api.post('/v1/calls', body({ phone: '+919876544444', caller_id: '+9116001234567' }));
+  assert.is(placed.status, 201, placed.text);
+  assert.is(placed.body.caller_id, '+9116001234567');
+  assert.is((await api.get(`/v1/calls/${placed.body.id}`)).body.caller_id, '+9116001234567');
+  assert.equal(await invalid({ caller_id: '01140000000' }), { field: 'caller_id', provided: '01140000000', expected: E164_DESCRIPTION });
+  assert.is((await invalid({ caller_id: 911140000000 })).field, 'caller_id');
 });
 
 calls('POST: the script must exist in the workspace and be enabled for single calls', async () => {

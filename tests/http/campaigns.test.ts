@@ -76,6 +76,8 @@ campaigns('create: 201 scheduled, the create and detail fields, defaults, the pi
     calling_hours: CLOSED_HOURS,
     recording_enabled: true,
     purpose: 'service',
+    caller_id: null,
+    voicemail: 'hang_up',
     created_at: '2026-03-01T10:00:00.000Z',
     started_at: null,
     ended_at: null,
@@ -97,14 +99,18 @@ campaigns('create: 201 scheduled, the create and detail fields, defaults, the pi
 });
 
 campaigns('create: the optional settings as given', async () => {
-  const created = await create({ max_attempts: 3, retry_interval_minutes: 30, recording_enabled: false, calling_hours: null });
-  assert.equal([created.max_attempts, created.retry_interval_minutes, created.recording_enabled, created.calling_hours, created.schedule], [3, 30, false, null, null]);
+  const created = await create({ max_attempts: 3, retry_interval_minutes: 30, recording_enabled: false, calling_hours: null, caller_id: '+911600123456' });
+  assert.equal([created.max_attempts, created.retry_interval_minutes, created.recording_enabled, created.calling_hours, created.schedule, created.caller_id], [3, 30, false, null, null, '+911600123456']);
+  assert.is((await api.get(`/v1/campaigns/${created.id}`)).body.caller_id, '+911600123456');
 });
 
 campaigns('validation: every rule of the body, with the field, the value and what was expected', async () => {
   assert.equal(await invalid({ name: 'x'.repeat(256) }), { field: 'name', provided: 'x'.repeat(256), expected: 'a non-empty string of at most 255 characters' });
   assert.equal(await invalid({ name: '   ' }), { field: 'name', provided: '   ', expected: 'a non-empty string of at most 255 characters' });
   assert.equal(await invalid({ language: 'hindi' }), { field: 'language', provided: 'hindi', expected: BCP47_DESCRIPTION });
+  assert.equal(await invalid({ voicemail: 'beep' }), { field: 'voicemail', provided: 'beep', expected: 'hang_up or leave_message' });
+  assert.equal(await invalid({ voicemail: 'leave_message' }), { field: 'voicemail', provided: 'leave_message', expected: 'hang_up, or a script with a step whose id is "voicemail"' });
+  assert.equal(await invalid({ caller_id: '1600123456' }), { field: 'caller_id', provided: '1600123456', expected: E164_DESCRIPTION });
   assert.equal(await invalid({ language: 'fr-FR' }), { field: 'language', provided: 'fr-FR', expected: SUPPORTED_LANGUAGES_DESCRIPTION });
   const badPhone = contacts(5);
   badPhone[3]!.phone = '98765 43210';

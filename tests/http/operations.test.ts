@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { client, createWorkspace, startServer, type TestServer } from '../support/server.ts';
@@ -14,7 +16,10 @@ operations.after(async () => server.stop());
 operations('/health and /ready need no key; /ready shows the projection lag', async () => {
   const anonymous = client(server);
   const health = await anonymous.get('/health');
-  assert.equal([health.status, health.body], [200, { status: 'ok' }]);
+  // A lone node (CLUSTER unset) always leads; its name was generated once and kept in DATA_DIR/node-id.
+  const nodeId = readFileSync(join(server.dataDir, 'node-id'), 'utf8').trim();
+  assert.match(nodeId, /^node-[0-9a-f]{12}$/);
+  assert.equal([health.status, health.body], [200, { status: 'ok', node_id: nodeId, role: 'all', leader: true }]);
   const ready = await anonymous.get('/ready');
   assert.is(ready.status, 200);
   assert.is(ready.body.status, 'ready');
@@ -36,6 +41,7 @@ operations('/metrics: Prometheus text with request counts by route pattern, proj
   assert.match(metrics.text, 'projection_lag_events{projection="scripts"} 0');
   assert.match(metrics.text, 'process_manager_backlog_events');
   assert.match(metrics.text, /timers_pending \d+/);
+  assert.match(metrics.text, /^node_leader 1$/m, 'a lone node leads');
   assert.not.match(metrics.text, 'scr_one', 'raw paths never become labels');
 });
 

@@ -181,6 +181,26 @@ reports('validation: precise 400s for type, dates, filters, format, zone, schedu
   invalid(await api.post('/v1/reports', { type: 'call_summary', ...MARCH, extra: 1 }), 'extra');
 });
 
+reports('a filter naming a campaign, agent or scorecard this workspace does not have is a 404 naming the field', async () => {
+  const cases = [
+    { type: 'call_summary', filters: { campaign_id: 'cmp_nope' }, resource: 'campaign' },
+    { type: 'call_summary', filters: { agent_id: 'agt_nope' }, resource: 'agent' },
+    { type: 'qa_performance', filters: { scorecard_id: 'scd_nope' }, resource: 'qa_scorecard' },
+  ];
+  for (const { type, filters, resource } of cases) {
+    const response = await api.post('/v1/reports', { type, ...MARCH, filters });
+    assert.is(response.status, 404, response.text);
+    const [field, id] = Object.entries(filters)[0]!;
+    assert.equal(response.body.error.details, { resource_type: resource, id, field: `filters.${field}` });
+  }
+  // Another workspace's agent is no more this workspace's than a made-up one.
+  const theirs = await other.post('/v1/agents', { name: 'Ravi', languages: ['hi-IN'], phone: '+919800000001' });
+  assert.is(theirs.status, 201, theirs.text);
+  assert.is((await api.post('/v1/reports', { type: 'call_summary', ...MARCH, filters: { agent_id: theirs.body.id } })).status, 404);
+  // The workspace's own agent is accepted.
+  assert.is((await api.post('/v1/reports', { type: 'call_summary', ...MARCH, filters: { agent_id: 'agt_asha' } })).status, 202);
+});
+
 reports('schedules: next_run_at, a run per occurrence for the period that just ended, cancel keeps runs readable', async () => {
   const created = await api.post('/v1/reports', { type: 'call_summary', ...MARCH, schedule: { cron: '0 8 * * 1', timezone: 'Asia/Kolkata' } });
   assert.is(created.status, 202, created.text);

@@ -97,8 +97,11 @@ scripts('list pages are never stale: a create, a new version and a delete show o
 
 scripts('validation: shape errors name the field path, the value and what was expected', async () => {
   const badKey = script();
-  (badKey.steps[1]!.listen!.routes[0] as { dtmf: string }).dtmf = '12';
-  assert.equal(await invalid(badKey), { field: 'steps[1].listen.routes[0].dtmf', provided: '12', expected: 'one keypad key: 0-9, * or #' });
+  (badKey.steps[1]!.listen!.routes[0] as { dtmf: string }).dtmf = '1#';
+  const keys = 'one keypad key (0-9, * or #) or 2 to 8 keys of 0-9 and * (# ends an entry)';
+  assert.equal(await invalid(badKey), { field: 'steps[1].listen.routes[0].dtmf', provided: '1#', expected: keys });
+  (badKey.steps[1]!.listen!.routes[0] as { dtmf: string }).dtmf = '123456789';
+  assert.equal(await invalid(badKey), { field: 'steps[1].listen.routes[0].dtmf', provided: '123456789', expected: keys });
 
   const badIntent = script();
   (badIntent.steps[1]!.listen!.routes[2] as { intent: string }).intent = 'maybe';

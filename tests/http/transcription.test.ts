@@ -54,8 +54,10 @@ test('a transcript job: 202 pending, then completed with exactly the requested f
   assert.is(submitted.body.status, 'pending');
   const job = await settled(submitted.body.job_id);
   assert.equal(Object.keys(job), [
-    'job_id', 'status', 'language', 'features', 'call_id', 'transcript', 'duration_seconds', 'summary', 'sentiment', 'intent', 'metadata', 'created_at', 'completed_at',
+    'job_id', 'status', 'language', 'features', 'call_id', 'transcript', 'duration_seconds', 'summary', 'sentiment', 'intent', 'analyzer', 'metadata', 'created_at', 'completed_at',
   ]);
+  // No ANALYZER_API_URL: the offline analyzer, and no fallback to report.
+  assert.equal(job.analyzer, { name: 'lexicon', model: null, fallback_reason: null, fallback_detail: null });
   assert.is(job.status, 'completed');
   assert.equal(job.features, ['transcription', 'summary', 'sentiment', 'intent']);
   assert.equal(job.transcript, TRANSCRIPT);

@@ -73,6 +73,8 @@ calls('placed: in progress, nothing ended, no transcript or recording yet', asyn
     recording_blob_key: null,
     transcript_job_id: null,
     agent_id: null,
+    caller_id: null,
+    answered_by: null,
   });
   assert.is(findCall(runtime.readDb, 'ws_b', 'cal_1'), undefined, 'another workspace does not see it');
 });

@@ -53,6 +53,8 @@ campaigns('created: the create fields, a scheduled status and zero progress', as
     calling_hours: { start: '09:00', end: '21:00' },
     recording_enabled: true,
     purpose: 'service',
+    caller_id: null,
+    voicemail: 'hang_up',
     created_at: at(0),
     started_at: null,
     ended_at: null,

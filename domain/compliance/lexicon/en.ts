@@ -16,6 +16,8 @@ export const en: ComplianceLexicon = {
     'pathetic', 'bloody', 'bastard', 'rascal', 'beggar', 'no shame', 'what kind of person you are',
     'disgrace', 'people like you', 'everyone in your building', 'your whole building', 'your society will know', 'everyone will know', 'will know you are', 'defaulter', 'cheater',
     'post your photo', 'your photo in', 'whatsapp group', 'face people',
+    // "Don't make me …" is a threat, not a denial (the negator is inside the phrase, so it negates nothing).
+    "don't make me", 'do not make me',
   ],
   exposureTargets: ['your kids', 'your children', 'your son', 'your daughter', 'your wife', 'your husband', 'your family', 'your parents', 'your father', 'your mother', 'your neighbours', 'your neighbors', 'your colleagues', 'your manager', 'your boss', 'your office', 'your employer', 'your relatives', 'your society', 'your building', 'your colony', 'your street', 'your friends'],
   exposureActions: ['tell', 'told', 'inform', 'hear', 'know', 'visit', 'come to', 'show up', 'shame', 'expose'],
@@ -67,7 +69,7 @@ export const en: ComplianceLexicon = {
     'bonanza', 'festive offer', 'interested?', 'are you interested', 'would you be interested', 'gold loan at', 'at just', 'only at', 'scheme for you',
     'launched', 'lifetime free', 'free for life', 'shall i activate', 'want me to activate', 'would you like to take', 'new product',
   ],
-  notPromotional: ['settlement offer', 'settlement discount', 'one time settlement'],
+  notPromotional: ['settlement offer', 'settlement discount', 'one time settlement', 'late fee waiver', 'waiver of the late fee', 'penalty waiver', 'fee waiver', 'charges waived', 'waive the late fee', 'waive the penalty'],
   optOut: [
     "don't call me", 'do not call me', 'dont call me', 'stop calling', 'stop calling me', 'never call me', "don't call again",
     'do not call again', "don't call me again", 'do not call me again', 'remove my number', 'delete my number',

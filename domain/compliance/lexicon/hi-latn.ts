@@ -44,7 +44,7 @@ export const hiLatn: ComplianceLexicon = {
     'launch', 'lifetime free', 'activate kar doon', 'activate kar du', 'chahiye to',
     'special rate',
   ],
-  notPromotional: ['settlement offer', 'settlement mein chhoot', 'byaaj mein chhoot', 'penalty mein chhoot'],
+  notPromotional: ['settlement offer', 'settlement mein chhoot', 'byaaj mein chhoot', 'penalty mein chhoot', 'late fee mein chhoot', 'late fee maaf', 'penalty maaf'],
   optOut: [
     'call mat kar*', 'phone mat kar*', 'call mat ki*', 'phone mat ki*', 'call na kar*', 'phone na kar*', 'call nahi karna',
     'phone nahi karna', 'dobara call mat', 'dobara phone mat', 'number hata', 'number delete', 'call karna band',

@@ -8,7 +8,8 @@ import { identityConfirmationIndex } from '../identity-confirmation.ts';
 import { saysName } from '../name-mention.ts';
 import { numberParameter } from '../parameters.ts';
 import type { Finding, PostCallInput, PostCallRule } from '../rule.ts';
-import { agentSegments, agentTurnsWithin, evidenceOf, languageName, turnsWith, turnsWithPair } from '../turn-search.ts';
+import { FALSE_CLAIM_PATTERNS, THREAT_PATTERNS } from '../lexicon/concepts.ts';
+import { agentSegments, agentTurnsWithin, evidenceOf, languageName, turnsWith, turnsWithPair, turnsWithPattern, type TurnHit } from '../turn-search.ts';
 import { COMPLIANCE_LANGUAGES } from './languages.ts';
 
 export const IN_RBI_RECOVERY_DEFAULTS = {
@@ -23,6 +24,16 @@ const MAX_FINDINGS = 5;
 
 const onRecoveryCalls = (input: PostCallInput) => input.purpose === 'recovery';
 
+/**
+ * The hits of several searches (phrase lists first, then pairs, then concept patterns), one per turn, in call order:
+ * a turn found by a list phrase is reported with that phrase.
+ */
+function firstPerTurn(searches: ReadonlyArray<readonly TurnHit[]>): TurnHit[] {
+  const byTurn = new Map<TurnHit['segment'], TurnHit>();
+  for (const hits of searches) for (const hit of hits) if (!byTurn.has(hit.segment)) byTurn.set(hit.segment, hit);
+  return [...byTurn.values()].sort((a, b) => a.segment.start_time - b.segment.start_time);
+}
+
 const noThreats: PostCallRule = {
   id: 'in-rbi-recovery.no_threats',
   kind: 'post-call',
@@ -32,12 +43,13 @@ const noThreats: PostCallRule = {
   applies: onRecoveryCalls,
   check(input, parameters) {
     const agentTurns = agentSegments(input.segments);
-    const options = { negatable: true, yieldsTo: 'falseClaims' } as const;
-    const phrases = turnsWith(agentTurns, input.language, 'threats', options);
-    const threatening = new Set(phrases.map(({ segment }) => segment));
-    const exposures = turnsWithPair(agentTurns, input.language, 'exposureTargets', 'exposureActions', options).filter(({ segment }) => !threatening.has(segment));
-    const findings: Finding[] = [...phrases, ...exposures]
-      .sort((a, b) => a.segment.start_time - b.segment.start_time)
+    // A clause that is a false claim ("the police will come to your house") counts for no_false_claims only.
+    const options = { negatable: true, yieldsTo: 'falseClaims', yieldsToPatterns: FALSE_CLAIM_PATTERNS } as const;
+    const findings: Finding[] = firstPerTurn([
+      turnsWith(agentTurns, input.language, 'threats', options),
+      turnsWithPair(agentTurns, input.language, 'exposureTargets', 'exposureActions', options),
+      turnsWithPattern(agentTurns, input.language, THREAT_PATTERNS, options),
+    ])
       .slice(0, MAX_FINDINGS)
       .map(({ segment, hit }) => ({ description: `threat or abuse in ${languageName(hit.lexicon)}: '${hit.phrase}'`, evidence: evidenceOf(segment) }));
     const threshold = numberParameter(parameters, 'threat_sentiment_threshold', IN_RBI_RECOVERY_DEFAULTS.threat_sentiment_threshold);
@@ -56,7 +68,11 @@ const noFalseClaims: PostCallRule = {
   languages: COMPLIANCE_LANGUAGES,
   applies: onRecoveryCalls,
   check(input) {
-    return turnsWith(agentSegments(input.segments), input.language, 'falseClaims', { negatable: true })
+    const agentTurns = agentSegments(input.segments);
+    return firstPerTurn([
+      turnsWith(agentTurns, input.language, 'falseClaims', { negatable: true }),
+      turnsWithPattern(agentTurns, input.language, FALSE_CLAIM_PATTERNS, { negatable: true }),
+    ])
       .slice(0, MAX_FINDINGS)
       .map(({ segment, hit }) => ({ description: `false or misleading claim in ${languageName(hit.lexicon)}: '${hit.phrase}'`, evidence: evidenceOf(segment) }));
   },

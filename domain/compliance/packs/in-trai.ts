@@ -4,7 +4,8 @@
  * pack (do-not-call and consent, 140/1600 caller-ID series, calling hours) live with the platform.
  */
 import type { PostCallRule } from '../rule.ts';
-import { agentSegments, evidenceOf, languageName, turnsWith } from '../turn-search.ts';
+import { PROMOTION_PATTERNS } from '../lexicon/concepts.ts';
+import { agentSegments, evidenceOf, languageName, turnsWith, turnsWithPattern } from '../turn-search.ts';
 import { COMPLIANCE_LANGUAGES } from './languages.ts';
 
 const MAX_FINDINGS = 5;
@@ -17,7 +18,13 @@ const noPromotionalContentOnServiceCall: PostCallRule = {
   languages: COMPLIANCE_LANGUAGES,
   applies: (input) => input.purpose !== 'promotional',
   check(input) {
-    return turnsWith(agentSegments(input.segments), input.language, 'promotional', { negatable: true, except: 'notPromotional' })
+    const agentTurns = agentSegments(input.segments);
+    const options = { negatable: true, except: 'notPromotional' } as const;
+    const phrases = turnsWith(agentTurns, input.language, 'promotional', options);
+    const listed = new Set(phrases.map(({ segment }) => segment));
+    const pitches = turnsWithPattern(agentTurns, input.language, PROMOTION_PATTERNS, options).filter(({ segment }) => !listed.has(segment));
+    return [...phrases, ...pitches]
+      .sort((a, b) => a.segment.start_time - b.segment.start_time)
       .slice(0, MAX_FINDINGS)
       .map(({ segment, hit }) => ({
         description: `promotional content on a ${input.purpose} call in ${languageName(hit.lexicon)}: '${hit.phrase}'`,

@@ -1,10 +1,12 @@
+import { dtmfEntryDigits, INTER_DIGIT_SECONDS, isDtmfEntryComplete } from '../dtmf-entry.ts';
 import type { AudioClip, CallSession, CustomerInput, ListenOptions, Prompt, Span } from '../port.ts';
 import { JITTER_SAMPLES, TRACK_SAMPLE_RATE } from './customer-track.ts';
 import { toNarrowband } from './narrowband.ts';
 import type { RtpStream } from './rtp-stream.ts';
 import { answerDirection, buildSdp, parseSdp, type G711 } from './sdp.ts';
 import type { Dialog, SipUserAgent } from './user-agent.ts';
-import { UtteranceDetector } from './utterance-detector.ts';
+import { frameDecibels, UtteranceDetector } from './utterance-detector.ts';
+import { AnsweringMachineDetector, type AmdDecision } from '../answering-machine-detector.ts';
 
 /**
  * An answered SIP call as the conversation engine sees it (the CallSession port). Time is seconds since the
@@ -20,6 +22,8 @@ const MAX_UTTERANCE_SECONDS = 15;
 const BARGE_IN_SECONDS = 0.3;
 const PRE_ROLL_SAMPLES = 0.3 * TRACK_SAMPLE_RATE;
 const POST_ROLL_SAMPLES = 0.2 * TRACK_SAMPLE_RATE;
+/** Below this a frame is quiet (a beep or a greeting is well above it). */
+const QUIET_DB = -45;
 
 interface Utterance {
   start: number;
@@ -37,13 +41,25 @@ export class SipCallSession implements CallSession {
   private ended: number | null = null;
   private wake: (() => void) | null = null;
   private sdpVersion = 1;
+  private readonly amd: AnsweringMachineDetector | null;
+  /** Where the answer is on the track: detection starts there (early media is not the callee). */
+  private readonly amdFrom: number;
+  private amdWaiters: Array<(decision: AmdDecision) => void> = [];
+  /** Frames of quiet in a row, for waitForQuiet. */
+  private quietFrames = 0;
 
   constructor(
     private readonly agent: SipUserAgent,
     private readonly dialog: Dialog,
     private readonly stream: RtpStream,
     private readonly local: { address: string; sessionId: number },
+    /** Early media before the answer: the stream's timeline starts there (CallSession.mediaLeadSeconds). */
+    readonly mediaLeadSeconds = 0,
+    answeringMachineDetection = false,
   ) {
+    this.amd = answeringMachineDetection ? new AnsweringMachineDetector() : null;
+    this.amdFrom = Math.round(mediaLeadSeconds * TRACK_SAMPLE_RATE);
+    if (!answeringMachineDetection) this.detectAnsweringMachine = undefined;
     stream.onTick = () => this.analyse();
     stream.onDigit = (digit, atSeconds) => this.onDigit(digit, atSeconds);
     agent.attach(dialog, {
@@ -74,10 +90,7 @@ export class SipCallSession implements CallSession {
     const listenStart = this.stream.now();
     const deadline = listenStart + options.timeoutSeconds;
     for (;;) {
-      if (this.digits.length > 0) {
-        const { digit, atSeconds } = this.digits.shift()!;
-        return { kind: 'dtmf', digits: digit, startSeconds: round(atSeconds), endSeconds: round(atSeconds) };
-      }
+      if (this.digits.length > 0) return this.collectEntry(options.dtmfRoutes ?? []);
       if (this.ended !== null) return { kind: 'hangup', startSeconds: round(listenStart), endSeconds: this.ended };
       const answer = this.utterances.find((utterance) => utterance.start / TRACK_SAMPLE_RATE >= this.answersFrom - 0.05);
       const now = this.stream.now();
@@ -93,15 +106,62 @@ export class SipCallSession implements CallSession {
         this.answersFrom = now;
         return { kind: 'silence', startSeconds: round(listenStart), endSeconds: round(now) };
       }
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, answer ? 100 : Math.max(10, (deadline - now) * 1000));
-        this.wake = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-      this.wake = null;
+      await this.sleep(answer ? 100 : (deadline - now) * 1000);
     }
+  }
+
+  /**
+   * A keypad entry from the keys waiting on: more keys are awaited while the entry may still grow into a route
+   * (dtmf-entry.ts), each for at most INTER_DIGIT_SECONDS. Keys after a complete entry wait for the next listen.
+   */
+  private async collectEntry(routes: readonly string[]): Promise<CustomerInput> {
+    let collected = '';
+    let first = 0;
+    let last = 0;
+    for (;;) {
+      while (this.digits.length > 0) {
+        const { digit, atSeconds } = this.digits.shift()!;
+        if (collected === '') first = atSeconds;
+        collected += digit;
+        last = atSeconds;
+        if (isDtmfEntryComplete(collected, routes)) return this.entry(collected, first, last);
+      }
+      if (this.ended !== null) return this.entry(collected, first, last);
+      const waitUntil = this.stream.now() + INTER_DIGIT_SECONDS;
+      while (this.digits.length === 0 && this.ended === null && this.stream.now() < waitUntil) await this.sleep((waitUntil - this.stream.now()) * 1000);
+      if (this.digits.length === 0) return this.entry(collected, first, last);
+    }
+  }
+
+  private entry(collected: string, first: number, last: number): CustomerInput {
+    this.answersFrom = Math.max(this.answersFrom, last);
+    return { kind: 'dtmf', digits: dtmfEntryDigits(collected), startSeconds: round(first), endSeconds: round(last) };
+  }
+
+  /** Until `ms` pass or something the listener waits for happens (speech, a key, the hang-up). */
+  private async sleep(ms: number): Promise<void> {
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, Math.max(10, ms));
+      this.wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+    this.wake = null;
+  }
+
+  /** Who answered (AnsweringMachineDetector on the audio since the answer); absent when SIP_AMD is off. */
+  detectAnsweringMachine?(): Promise<AmdDecision> {
+    const decided = this.amd?.decided;
+    if (decided) return Promise.resolve(decided);
+    if (this.ended !== null) return Promise.resolve({ answeredBy: 'unknown', cue: 'silence', atSeconds: Math.max(0, this.ended - this.mediaLeadSeconds) });
+    return new Promise((resolve) => this.amdWaiters.push(resolve));
+  }
+
+  /** Until the far end has been quiet for `quietSeconds` (a voicemail's greeting and beep are over), or `maxSeconds`. */
+  async waitForQuiet(quietSeconds: number, maxSeconds: number): Promise<void> {
+    const until = this.stream.now() + maxSeconds;
+    while (this.ended === null && this.stream.now() < until && this.quietFrames * 0.02 < quietSeconds) await this.sleep(100);
   }
 
   async hangUp(): Promise<{ endSeconds: number }> {
@@ -121,6 +181,11 @@ export class SipCallSession implements CallSession {
     return { pcm: this.stream.track.read(0, end), sampleRate: TRACK_SAMPLE_RATE };
   }
 
+  /** When each of the last RTP packets left (ms, performance.now), for the benchmark's timing figure. */
+  get sentPacketTimes(): readonly number[] {
+    return this.stream.sendTimes;
+  }
+
   /** Sends keys to the customer's side (RFC 4733 when the peer offered telephone-event, SIP INFO otherwise). */
   async sendDigits(digits: string): Promise<void> {
     if (this.stream.canSendTelephoneEvents) this.stream.sendDigits(digits);
@@ -131,7 +196,13 @@ export class SipCallSession implements CallSession {
     const horizon = Math.max(0, Math.round(this.stream.now() * TRACK_SAMPLE_RATE) - JITTER_SAMPLES);
     let changed = false;
     while (this.analysed + FRAME <= horizon) {
-      const event = this.detector.push(this.stream.track.read(this.analysed, this.analysed + FRAME));
+      const frame = this.stream.track.read(this.analysed, this.analysed + FRAME);
+      const event = this.detector.push(frame);
+      this.quietFrames = this.detector.inSpeech || frameDecibels(frame) > QUIET_DB ? 0 : this.quietFrames + 1;
+      if (this.amd && !this.amd.decided && this.analysed >= this.amdFrom) {
+        const decision = this.amd.push(frame);
+        if (decision) for (const waiter of this.amdWaiters.splice(0)) waiter(decision);
+      }
       this.analysed += FRAME;
       if (event?.kind === 'start') {
         this.utterances.push({ start: event.frame * FRAME, end: null });
@@ -166,6 +237,8 @@ export class SipCallSession implements CallSession {
   private onRemoteHangUp(): void {
     if (this.ended !== null) return;
     this.ended = round(this.stream.now());
+    const heard = Math.max(0, this.ended - this.mediaLeadSeconds);
+    for (const waiter of this.amdWaiters.splice(0)) waiter(this.amd?.decided ?? { answeredBy: 'unknown', cue: 'silence', atSeconds: heard });
     this.stream.stopPlayback();
     this.wake?.();
   }

@@ -14,6 +14,8 @@ export interface SipSettings {
   rtpPorts: { low: number; high: number };
   ringTimeoutSeconds: number;
   maxCallsPerSecond: number;
+  /** Answering-machine detection on answered calls (SIP_AMD). */
+  answeringMachineDetection: boolean;
 }
 
 export type SipConfig = Pick<
@@ -29,6 +31,7 @@ export type SipConfig = Pick<
   | 'RTP_PORT_RANGE'
   | 'RING_TIMEOUT_SECONDS'
   | 'SIP_MAX_CPS'
+  | 'SIP_AMD'
 >;
 
 export function sipSettingsFrom(config: SipConfig): SipSettings {
@@ -47,6 +50,7 @@ export function sipSettingsFrom(config: SipConfig): SipSettings {
     rtpPorts: { low, high },
     ringTimeoutSeconds: config.RING_TIMEOUT_SECONDS,
     maxCallsPerSecond: config.SIP_MAX_CPS,
+    answeringMachineDetection: config.SIP_AMD,
   };
 }
 

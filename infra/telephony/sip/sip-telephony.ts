@@ -48,6 +48,16 @@ export class SipTelephony implements Telephony {
     const stream = new RtpStream(socket, port, this.ports, MAX_CALL_SECONDS);
     const sessionId = randomInt(1, 2 ** 31);
     const dialledAt = performance.now();
+    // Early media (183 with SDP: ringback, announcements): the media timeline starts at its first moment, so the
+    // recording has it before the answer.
+    let early = false;
+    const onProvisional = (_status: number, sdp: string | undefined) => {
+      const remote = sdp === undefined || early ? null : parseSdp(sdp);
+      if (!remote) return;
+      early = true;
+      stream.setRemote(remote);
+      stream.start();
+    };
     let result;
     try {
       result = await this.agent.invite({
@@ -55,6 +65,7 @@ export class SipTelephony implements Telephony {
         from: request.callerId ?? this.settings.callerId,
         sdp: buildSdp({ address: this.settings.localAddress, port, sessionId, version: 1 }),
         ringTimeoutSeconds: this.settings.ringTimeoutSeconds,
+        onProvisional,
       });
     } catch (error) {
       stream.close();
@@ -73,8 +84,9 @@ export class SipTelephony implements Telephony {
       return { outcome: 'carrier_error', ringSeconds, detail: 'the answer had no G.711 audio (PCMA/PCMU) in its SDP' };
     }
     stream.setRemote(remote);
-    stream.start();
-    const session = new SipCallSession(this.agent, result.dialog, stream, { address: this.settings.localAddress, sessionId });
+    const mediaLeadSeconds = early ? stream.now() : 0;
+    if (!early) stream.start();
+    const session = new SipCallSession(this.agent, result.dialog, stream, { address: this.settings.localAddress, sessionId }, mediaLeadSeconds, this.settings.answeringMachineDetection);
     return { outcome: 'answered', ringSeconds, session };
   }
 }

@@ -111,6 +111,9 @@ export class SipUserAgent {
       headers: {
         to: { uri: remoteUri, params: {} },
         from: { uri: localUri, params: { tag: localTag } },
+        // The caller id the customer should see: trunks present P-Asserted-Identity (RFC 3325) and fall back to
+        // From; both carry the same number, so either way it is the one chosen for this call.
+        'p-asserted-identity': `<${localUri}>`,
         'call-id': callId,
         cseq: { method: 'INVITE', seq },
         contact: [{ uri: this.contactUri(request.from), params: {} }],

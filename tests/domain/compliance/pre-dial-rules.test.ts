@@ -80,6 +80,9 @@ test('TRAI caller IDs: 140 for promotional, 1600 for service and recovery, check
   const recovery = decidePreDial(facts({ purpose: 'recovery' }), configured)!;
   assert.equal([recovery.rule_id, recovery.outcome, recovery.reason], ['in-trai.caller_id_series', 'final', 'the recovery caller ID +919876500000 is not in the 1600 series']);
   assert.is(decidePreDial(facts({ purpose: 'recovery' }), [pack('in-trai')]), null, 'not configured: not checked');
+  // The call's own caller id is the number the customer sees: it is checked, configured or not, and wins.
+  assert.is(decidePreDial(facts({ purpose: 'recovery', callerId: '+91 1600 222 333' }), configured), null);
+  assert.is(decidePreDial(facts({ purpose: 'service', callerId: '+911140000000' }), [pack('in-trai')])!.reason, 'the service caller ID +911140000000 is not in the 1600 series');
 });
 
 test('DPDP: a number that opted out is never called again', () => {

@@ -1,10 +1,13 @@
 // The analysis pool (infra/analysis/analysis-pool.ts): analyses run on worker threads, not the main one; a heap limit
 // per thread; the time budget stops a runaway analysis without stalling the event loop; a thread that dies fails
 // its analysis, not the process.
+import { readdirSync, readFileSync } from 'node:fs';
+import { getPriority } from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createAnalysisPool } from '../../../infra/analysis/analysis-pool.ts';
+import { BACKGROUND_NICE } from '../../../infra/worker-threads/background-priority.ts';
 import { inThreadTranscriptAnalysis } from '../../../infra/analysis/in-thread-analysis.ts';
 import { AnalysisBudgetExceededError, AnalysisFailedError, type TranscriptAnalysisInput } from '../../../infra/analysis/transcript-analysis.ts';
 import { loanFloodTranscript, RENEWAL_TRANSCRIPT } from '../../support/transcripts.ts';
@@ -49,6 +52,31 @@ test('analyses run on a worker thread and give what the in-thread analysis gives
     const threadId = await pool.workerThreadId();
     assert.ok(threadId > 0, `thread ${threadId}`);
     assert.equal(await pool.analyse(renewal), await inThreadTranscriptAnalysis().analyse(renewal));
+  } finally {
+    await pool.close();
+  }
+});
+
+/** The nice value of each thread of this process, by thread id (Linux: /proc/self/task/<tid>/stat, field 19). */
+function niceByThread(): Map<number, number> {
+  const nice = new Map<number, number>();
+  for (const tid of readdirSync('/proc/self/task')) {
+    const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+    nice.set(Number(tid), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]));
+  }
+  return nice;
+}
+
+test('the analysis threads run below the event loop\'s priority (nice 10); the event loop\'s thread keeps its own', async () => {
+  const before = niceByThread();
+  const pool = createAnalysisPool({ threads: 2, budgetMs: 30_000 });
+  try {
+    await Promise.all([pool.workerThreadId(), pool.workerThreadId()]);
+    const after = niceByThread();
+    const lowered = [...after].filter(([tid, nice]) => !before.has(tid) && nice === BACKGROUND_NICE);
+    assert.is(lowered.length, 2, `new threads and their nice values: ${JSON.stringify([...after].filter(([tid]) => !before.has(tid)))}`);
+    assert.is(after.get(process.pid), before.get(process.pid));
+    assert.is(getPriority(), before.get(process.pid));
   } finally {
     await pool.close();
   }

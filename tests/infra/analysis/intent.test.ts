@@ -84,4 +84,40 @@ test('intentScores covers every label and the priority lists every label once', 
   assert.equal([...INTENT_PRIORITY].sort(), [...INTENT_LABELS].sort());
 });
 
+const moreCases: [language: string, agent: string, customer: string, expected: string][] = [
+  ['en-IN', 'Your gold loan term ends this week.', 'Can I pay the interest and get it extended for six months?', 'loan_renewal_interest'],
+  ['en-IN', 'A child plan from us, ma\'am.', "We've already taken care of that. We'll pass for now.", 'not_interested'],
+  ['en-IN', 'Your account is 40 days overdue.', 'I can manage three thousand by Saturday.', 'payment_promise'],
+  ['hi-IN', 'आपका गोल्ड लोन इस हफ़्ते खत्म हो रहा है।', 'ब्याज भरकर इसे फिर से चालू करवा दीजिए।', 'loan_renewal_interest'],
+  ['hi-IN', 'क्या अमित जी बोल रहे हैं?', 'रिकॉर्ड ठीक कीजिए, मेरा उनसे कोई लेना-देना नहीं है।', 'wrong_number'],
+  ['hi-IN', 'Sir, aapke pension plan ke liye call kiya tha.', 'Abhi bahar hoon, weekend pe call karoge?', 'callback_request'],
+  ['hi-IN', 'Pooja ji?', 'Pooja naam ka koi yahan nahi hai, record update karo.', 'wrong_number'],
+  ['mr-IN', 'तुमचं कर्ज पुढच्या महिन्यात संपतंय.', 'कर्ज पुन्हा सुरू करा, मी कागदपत्रं पाठवतो.', 'loan_renewal_interest'],
+  ['mr-IN', 'मुदत ठेवीवर खास व्याजदर आहे.', 'सध्या काही विचार नाही, राहू दे.', 'not_interested'],
+  ['mr-IN', 'तुमची आरोग्य पॉलिसी सुरू झाली.', 'आधीच्या आजारांना कव्हर मिळेल का?', 'policy_query'],
+  ['ta-IN', 'உங்க நகைக் கடன் காலம் முடியுது.', 'வட்டி கட்டிட்டு இன்னும் ஆறு மாசம் நீட்டிக்க முடியுமா?', 'loan_renewal_interest'],
+  ['ta-IN', 'வணக்கம் சார்.', 'என் நம்பரை உங்க கால் லிஸ்ட்ல இருந்து நீக்கிடுங்க.', 'dnd_request'],
+  ['ta-IN', 'ராஜேஷ் சார்?', 'எனக்கும் அவருக்கும் எந்த சம்பந்தமும் இல்ல.', 'wrong_number'],
+  ['ta-IN', 'சார், உங்க க்ளெய்ம் பத்தி.', 'உங்க சூப்பர்வைசர் கிட்ட பேசணும்.', 'human_agent_request'],
+  ['te-IN', 'హలో సార్, రెండు నిమిషాలు మాట్లాడొచ్చా?', 'రేపు పొద్దున పది గంటలకి చేయండి.', 'callback_request'],
+  ['te-IN', 'మీ బంగారు రుణం గడువు ముగుస్తుంది.', 'ఇంకో సంవత్సరం పొడిగించాలి.', 'loan_renewal_interest'],
+];
+
+test('given a customer turn with a cue, then the intent is detected per language (more phrasings, issue 18)', () => {
+  for (const [language, agent, customer, expected] of moreCases) {
+    assert.is(detectIntent(callOf(agent, customer), language), expected, `${language}: ${customer}`);
+  }
+});
+
+test("given a question first and a decision last, then the customer's last cue-bearing turn decides a tie", () => {
+  const call: TranscriptSegment[] = [
+    { speaker: 'agent', text: 'Our zero-depreciation plan is cheap this year.', start_time: 0, end_time: 3 },
+    { speaker: 'customer', text: 'How much?', start_time: 3.5, end_time: 4.5 },
+    { speaker: 'agent', text: 'Only 1,800 rupees sir.', start_time: 5, end_time: 7 },
+    { speaker: 'customer', text: 'Okay, send me the details.', start_time: 7.5, end_time: 9 },
+  ];
+  // Both cues weigh 2; without the last-turn weight the tie would go to payment_query by priority.
+  assert.is(detectIntent(call, 'en-IN'), 'interested');
+});
+
 test.run();

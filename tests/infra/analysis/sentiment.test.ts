@@ -114,10 +114,13 @@ test('scores per speaker; overall follows the customer, not the agent\'s courtes
   assert.is(result.overall, result.by_speaker['customer']);
 });
 
-test('without a customer label, overall pools every speaker', () => {
+test('without role labels, overall leaves out whoever opened the call (the agent or voice bot of an outbound call)', () => {
   const unlabelled = call.map((segment, index) => ({ ...segment, speaker: `speaker_${index === 0 ? 1 : 2}` }));
   const result = analyzeSentiment(unlabelled, 'en-IN');
-  assert.ok(result.overall < 0 && result.overall > result.by_speaker['speaker_2']!);
+  assert.ok(result.by_speaker['speaker_1']! > 0.25);
+  assert.is(result.overall, result.by_speaker['speaker_2']);
+  const monologue = call.map((segment) => ({ ...segment, speaker: 'speaker_1' }));
+  assert.is(analyzeSentiment(monologue, 'en-IN').overall, analyzeSentiment(monologue, 'en-IN').by_speaker['speaker_1']);
   assert.equal(analyzeSentiment([], 'hi-IN'), { overall: 0, by_speaker: {} });
 });
 

@@ -34,7 +34,9 @@ test('4,000 sentences that all share "loan" (about 100 KB): summarised in well u
   const { value: summary, ms, wallMs } = timed(() => summarize({ segments, language: 'en-IN' }));
   console.log(`  4,000 "loan" sentences (${Math.round(bytes / 1000)} KB): summary in ${ms.toFixed(0)} ms of CPU (${wallMs.toFixed(0)} ms wall)`);
   assert.ok(ms < TIME_LIMIT_MS, `${ms.toFixed(0)} ms`);
-  assert.is([...summary.matchAll(/(Agent|Customer): Loan \d+ due\./g)].length, 3, summary);
+  // The summary quotes one customer sentence of the flood (infra/analysis/summary.ts); its customer sentences are
+  // ranked with this bounded TextRank among the quote's criteria.
+  assert.match(summary, /^The agent called the customer about the loan\. The customer said: “Loan \d+ due\.”/);
 });
 
 test('20,000 segments, the most the API accepts: summarised in well under a second (intent and sentiment given, as the pipeline does)', () => {

@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { ConversationEngine } from '../../../processes/calling/conversation-engine.ts';
 import type { ReplyClassifier } from '../../../processes/calling/conversation-ports.ts';
 import { callCommandFor, attemptOutcomeOf, escalationSummary } from '../../../processes/calling/conversation-result.ts';
-import type { CallSession, CustomerInput, PlaceCallResult, Prompt, Telephony } from '../../../infra/telephony/port.ts';
+import type { CallSession, CustomerInput, PlaceCallRequest, PlaceCallResult, Prompt, Telephony } from '../../../infra/telephony/port.ts';
 import type { Script } from '../../../domain/script-types.ts';
 import { scripts, variables } from './fixtures.ts';
 
@@ -13,14 +13,17 @@ import { scripts, variables } from './fixtures.ts';
 type Reply = { dtmf: string } | { say: string } | 'silence' | 'hangup';
 
 /** A line whose customer gives the listed replies in order, one second after each prompt. */
-function scriptedLine(replies: Reply[], outcome: PlaceCallResult['outcome'] = 'answered'): Telephony & { prompts: Prompt[] } {
+function scriptedLine(replies: Reply[], outcome: PlaceCallResult['outcome'] = 'answered'): Telephony & { prompts: Prompt[]; placed: PlaceCallRequest[] } {
   const prompts: Prompt[] = [];
+  const placed: PlaceCallRequest[] = [];
   return {
     name: 'fake',
     needsPromptAudio: false,
     timeScale: 1,
     prompts,
-    async placeCall() {
+    placed,
+    async placeCall(placing) {
+      placed.push(placing);
       if (outcome !== 'answered') return { outcome, ringSeconds: 30 };
       let cursor = 0;
       const session: CallSession = {
@@ -95,6 +98,15 @@ test('DTMF selects the route with those digits', async () => {
   assert.is(result.disposition, 'callback');
   assert.equal(result.turns[1]!.dtmf, '3');
   assert.is(result.turns[1]!.text, '[pressed 3]');
+});
+
+test('the call\'s caller id reaches the carrier; without one the carrier picks its default', async () => {
+  const withOwn = scriptedLine([], 'busy');
+  await engineFor(withOwn).run({ ...request, callerId: '+911600123456' });
+  assert.is(withOwn.placed[0]!.callerId, '+911600123456');
+  const without = scriptedLine([], 'busy');
+  await engineFor(without).run(request);
+  assert.is(without.placed[0]!.callerId, undefined);
 });
 
 test('route keywords reach the classifier as extras', async () => {

@@ -86,6 +86,8 @@ test('the commands of a dial: reserve the attempt, then place the call with the 
     recording_enabled: true,
     qa_scorecard_id: null,
     purpose: 'service',
+    caller_id: null,
+    voicemail: 'hang_up',
     started_at: at(5),
   });
 });

@@ -14,12 +14,15 @@ export const englishIntents: IntentLexicon = {
       ['roll over', 3], ['count me in', 2], ['book it', 2],
       ['yes please', 1], ['i want to buy', 3], ['i would like to', 1], ['want to hear more', 1],
       ['what are the documents', 1], ['documents list', 1], ['what documents', 1],
+      ['keep it going', 2], ['get it extended', 3], ['extended', 2], ['i would like to continue', 2],
+      ['sounds useful', 1], ['i would like to apply', 3], ['i\'d like to apply', 3], ['send me the application', 2], ['mail me the', 2], ['email me the', 2], ['i want to renew', 3], ['please renew', 3], ['want to extend', 3], ['i\'d like that', 1], ['send the brochure', 2], ['brochure', 1], ['application', 1],
     ],
     not_interested: [
       ['not interested', 3], ['no interest', 2], ["don't want", 2], ['do not want', 2], ["don't need", 2],
       ['do not need', 2], ['not required', 2], ['no need', 2], ['no thanks', 2], ['no thank you', 2],
       ['not looking', 2], ["i'll pass", 2], ['not for me', 2], ['not keen', 2], ['already have', 1],
       ['not buying', 2], ['not taking', 2], ['not now', 1], ['maybe later', 1],
+      ['we\'ll pass', 2], ['pass for now', 2], ['already taken care', 2],
     ],
     payment_promise: [
       ['i will pay', 3], ["i'll pay", 3], ['will pay', 2], ['will make the payment', 3], ['make the payment by', 3],
@@ -28,6 +31,7 @@ export const englishIntents: IntentLexicon = {
       ['i can pay', 2], ['clear the dues', 2], ['clear it by', 2], ['will deposit', 2], ['promise', 2],
       ['definitely pay', 3], ["i'll clear", 2], ['i will clear', 2], ["i'll settle", 2], ['pay next week', 3],
       ['pay on', 1], ['pay after', 1], ['will be paid', 2], ["i'll send the money", 3], ['send the amount', 2],
+      ['i can manage', 2], ['i will manage', 2], ['i\'ll manage', 2],
     ],
     payment_query: [
       ['how much', 2], ['outstanding', 2], ['balance', 1], ['due date', 2], ['due amount', 2], ['amount due', 2],
@@ -36,6 +40,7 @@ export const englishIntents: IntentLexicon = {
       ['how do i pay', 3], ['how can i pay', 3], ['pay through', 2], ['payment link', 2], ['upi', 1],
       ['statement', 1], ['foreclosure amount', 2], ['payment options', 2], ['what is my emi', 3],
       ['emi amount', 2], ['bill', 1], ['total amount', 2], ['how much do i have to pay', 3], ['interest charged', 1],
+      ['how many instalments', 3], ['outstanding principal', 2], ['foreclosure charge', 2], ['foreclosure', 1], ['prepay', 2], ['part payment', 2], ['prepayment', 2], ['how is it calculated', 2],
     ],
     policy_query: [
       ['policy', 1], ['cover', 1], ['covered', 2], ['coverage', 2], ['does this policy', 3], ['does the policy', 3],
@@ -43,6 +48,7 @@ export const englishIntents: IntentLexicon = {
       ['rider', 2], ['maturity', 2], ['nominee', 2], ['no claim bonus', 3], ['ncb', 2], ['included in the policy', 3],
       ['is it covered', 3], ['what does it cover', 3], ['policy details', 2], ['waiting period', 3], ['cashless', 2],
       ['deductible', 2], ['surrender value', 3], ['policy term', 2], ['roadside assistance', 2],
+      ['does my policy', 3], ['is there a waiting period', 3], ['covered under', 2], ['does it cover', 3], ['pre-existing', 2],
     ],
     complaint: [
       ['complaint', 3], ['complain', 3], ['grievance', 3], ['charged twice', 3], ['deducted twice', 3],
@@ -53,6 +59,7 @@ export const englishIntents: IntentLexicon = {
       ['rude', 2], ['misbehaved', 3], ['wrong charge', 3], ['charged extra', 2], ['hidden charges', 3],
       ['overcharged', 3], ['nobody fixed', 2], ['no one helped', 2], ['nobody helped', 2], ['escalate', 2],
       ['ombudsman', 3], ['consumer court', 3], ['unacceptable', 2], ['payment failed', 2], ['still not', 1],
+      ['debited twice', 3], ['claim is rejected', 3], ['claim was rejected', 3], ['nobody has fixed', 2], ['nobody can tell me', 2], ['not been resolved', 2], ['still not resolved', 2], ['raised a ticket', 2], ['wrong late fee', 3],
     ],
     callback_request: [
       ['call me back', 3], ['call back', 3], ['callback', 3], ['call later', 3], ['call me later', 3],
@@ -63,6 +70,7 @@ export const englishIntents: IntentLexicon = {
       ['bad time', 2], ['later', 1], ['some other time', 2], ['call me at', 2], ['try later', 2],
       ['after some time', 2], ["i'll call you back", 2], ['call me in', 2], ['try me', 2], ['try again', 2],
       ['call me on', 2], ['reach me', 1],
+      ['can\'t talk now', 2], ['cannot talk now', 2], ['i can\'t talk', 2], ['call me in the evening', 3],
     ],
     human_agent_request: [
       ['real person', 3], ['human', 3], ['speak to a person', 3], ['talk to a person', 3], ['speak to someone', 2],
@@ -70,6 +78,7 @@ export const englishIntents: IntentLexicon = {
       ['executive', 2], ['officer', 2], ['manager', 2], ['supervisor', 3], ['senior', 2], ['connect me', 3],
       ['transfer me', 3], ['not a machine', 3], ['talk to a machine', 3], ['robot', 2], ['machine', 2],
       ['live agent', 3], ['representative', 3],
+      ['actual human', 3], ['real human', 3], ['get me a person', 3], ['talk to a human', 3],
     ],
     dnd_request: [
       ['do not call', 3], ["don't call", 3], ['stop calling', 3], ['never call', 3], ['remove my number', 3],
@@ -87,6 +96,5 @@ export const englishIntents: IntentLexicon = {
   },
   loanWords: ['loan', 'loans'],
   renewalWords: [
-    'renew', 'renewal', 'renewed', 'renewing', 'extend', 'extension', 'rollover', 'roll over', 'roll it over',
-  ],
+    'renew', 'renewal', 'renewed', 'renewing', 'extend', 'extension', 'rollover', 'roll over', 'roll it over', 'extended', 'keep it going'],
 };

@@ -64,6 +64,14 @@ export const englishSentiment: SentimentLexicon = {
     'these calls': -1.5, 'so many calls': -1.5, 'keep calling': -1.5, 'keeps calling': -1.5,
     'again and again': -1.5, 'every single day': -1.5, 'how many times': -1,
     "don't want to talk": -1.5, 'do not want to talk': -1.5, "don't want to speak": -1.5, 'do not want to speak': -1.5,
+    // Exasperation and grievance without a sentiment word (issue 18): repeated contact, pending money, curt stops.
+    'charged me twice': -2, 'debited twice': -2, 'deducted twice': -2, 'times already': -1.5, 'third time': -1.5,
+    'fourth time': -1.5, 'third call': -1.5, 'fourth call': -1.5, 'told you': -1, 'already told': -1,
+    'stop the pitch': -1.5, 'ugh': -1.5, 'how did you even get': -1.5, 'how did you get my number': -1.5,
+    'refund pending': -1.5, 'refund is pending': -1.5,
+    // Gratitude for something done, not a closing formula.
+    'thanks for reminding': 2, 'thank you for reminding': 2, 'thanks for being understanding': 2,
+    'understanding': 1, 'want to hear': 1.5,
   },
   negatorsBefore: [
     'not', 'no', 'never', "don't", "doesn't", "didn't", "isn't", "wasn't", "aren't", "weren't",
@@ -80,4 +88,6 @@ export const englishSentiment: SentimentLexicon = {
     'slightly': 0.6, 'little': 0.7, 'bit': 0.7, 'somewhat': 0.7, 'fairly': 0.8, 'rather': 0.9,
   },
   contrastWords: ['but', 'however', 'although', 'though'],
+  // Said twice in a row, these dismiss rather than agree (see SentimentLexicon.flatAgreements).
+  flatAgreements: ['yes', 'yeah', 'ya', 'ok', 'okay', 'fine', 'sure', 'i know', 'right'],
 };

@@ -46,6 +46,12 @@ export const hinglishSentiment: SentimentLexicon = {
     // carry their negator, so they stay negative instead of reading as a negated negative.
     'roz roz': -1.5, 'baar baar': -1.5, 'bar bar': -1.5, 'kitni baar': -1.5, 'kitni bar': -1.5,
     'baat nahi karni': -1.5, 'baat nahi karna': -1.5, 'baat nahin karni': -1.5,
+    // Exasperation and grievance without a sentiment word (issue 18): repeated contact, curt stops.
+    'har baar': -1.5, 'har bar': -1.5, 'teesri baar': -1.5, 'tisri baar': -1.5, 'sunte hi nahi': -2,
+    'sunte nahi': -2, 'kuch nahi hoga': -1.5, 'arre yaar': -1, 'arey yaar': -1, 'theek nahi': -2,
+    'thik nahi': -2,
+    // Gratitude for something done, not a closing formula.
+    'yaad dilaya': 1.5, 'yaad dila diya': 1.5,
   },
   // "na" is left out: in calls it is a tag particle ("accha hai na?", "bataiye na") far more often than a negator.
   negatorsBefore: ['nahi', 'nahin', 'nai', 'nhi'],
@@ -57,7 +63,10 @@ export const hinglishSentiment: SentimentLexicon = {
     'jyada': 1.3, 'zyaada': 1.3, 'ekdum': 1.3, 'ekdam': 1.3, 'bilkul': 1.3, 'sabse': 1.4, 'kaafi': 1.2,
     'kafi': 1.2, 'bada': 1.2, 'badi': 1.2, 'itna': 1.2, 'itni': 1.2, 'thoda': 0.7, 'thodi': 0.7,
     'zara': 0.8, 'jara': 0.8,
+
   },
   // "par" is left out: it is the postposition "on" ("WhatsApp par") more often than "but".
   contrastWords: ['lekin', 'magar', 'kintu'],
+  // Said twice in a row, these dismiss rather than agree (see SentimentLexicon.flatAgreements).
+  flatAgreements: ['haan', 'han', 'haa', 'ha', 'theek hai', 'thik hai', 'accha', 'acha', 'achha', 'ok', 'ji'],
 };

@@ -37,6 +37,11 @@ export const hindiSentiment: SentimentLexicon = {
     // Annoyance without a sentiment word: exasperation at repeated calls and refusing to talk. The refusals
     // carry their negator, so they stay negative instead of reading as a negated negative.
     'रोज़ रोज़': -1.5, 'बार बार': -1.5, 'कितनी बार': -1.5, 'बात नहीं करनी': -1.5, 'बात नहीं करना': -1.5,
+    // Exasperation and grievance without a sentiment word (issue 18): repeated contact, curt stops.
+    'ठीक नहीं': -2, 'दो बार कट': -2, 'तीसरी बार': -1.5, 'दस बार': -1.5, 'हर बार': -1.5,
+    'समझ ही नहीं': -2, 'लेना देना नहीं': -1.5, 'क्या बात करूं': -1.5,
+    // Gratitude for something done, not a closing formula.
+    'याद दिलाने': 1.5, 'याद दिला दिया': 1.5, 'ठीक लग रहा': 1.5, 'सुनना है': 1,
   },
   // ना is left out: in calls it is a tag particle ("अच्छा है ना?", "बताइए ना") far more often than a negator.
   negatorsBefore: ['नहीं', 'नही'],
@@ -47,7 +52,10 @@ export const hindiSentiment: SentimentLexicon = {
     'बहुत': 1.4, 'ज़्यादा': 1.3, 'बेहद': 1.5, 'काफ़ी': 1.2, 'एकदम': 1.3, 'बिल्कुल': 1.3,
     'सबसे': 1.4, 'अत्यंत': 1.5, 'अति': 1.4, 'बड़ा': 1.2, 'बड़ी': 1.2, 'इतना': 1.2, 'इतनी': 1.2,
     'थोड़ा': 0.7, 'थोड़ी': 0.7, 'ज़रा': 0.8,
+    'बिलकुल': 1.3, 
   },
   // पर is left out: it is the postposition "on" ("व्हाट्सऐप पर") more often than "but".
   contrastWords: ['लेकिन', 'मगर', 'किंतु', 'परंतु'],
+  // Said twice in a row, these dismiss rather than agree (see SentimentLexicon.flatAgreements).
+  flatAgreements: ['हाँ', 'हां', 'ठीक है', 'अच्छा', 'जी', 'ओके', 'पता है'],
 };

@@ -36,6 +36,10 @@ export const marathiSentiment: SentimentLexicon = {
     // carry their negator, so they stay negative instead of reading as a negated negative.
     'रोज रोज': -1.5, 'पुन्हा पुन्हा': -1.5, 'परत परत': -1.5, 'सारखे सारखे': -1.5, 'किती वेळा': -1.5,
     'बोलायचं नाही': -1.5, 'बोलायचे नाही': -1.5, 'बोलायचं नाहीये': -1.5,
+    // Exasperation and grievance without a sentiment word (issue 18): repeated contact, curt stops.
+    'बरोबर नाही': -2, 'उत्तरच देत नाही': -1.5, 'उत्तर देत नाही': -1.5, 'समजून घेत नाही': -2, 'दोनदा कापल*': -2,
+    // Gratitude for something done, not a closing formula.
+    'आठवण करून': 1.5, 'ऐकायचं आहे': 1,
   },
   // न negates the participle after it ("कारण न देता"); the usual negators follow the word they negate.
   negatorsBefore: ['न'],
@@ -46,6 +50,9 @@ export const marathiSentiment: SentimentLexicon = {
     'खूप': 1.4, 'खूपच': 1.5, 'फार': 1.4, 'फारच': 1.5, 'अतिशय': 1.5, 'एकदम': 1.3, 'लय': 1.3,
     'जास्त': 1.2, 'अगदी': 1.3, 'किती': 1.2, 'इतका': 1.2, 'इतकी': 1.2, 'इतकं': 1.2, 'थोडा': 0.7,
     'थोडी': 0.7, 'थोडं': 0.7, 'जरा': 0.8,
+    'अजिबात': 1.5, 'एकदमच': 1.4,
   },
   contrastWords: ['पण', 'परंतु', 'मात्र', 'तरीही'],
+  // Said twice in a row, these dismiss rather than agree (see SentimentLexicon.flatAgreements).
+  flatAgreements: ['हो', 'हा', 'बरं', 'ठीक आहे', 'बरोबर', 'ओके', 'माहीत आहे'],
 };

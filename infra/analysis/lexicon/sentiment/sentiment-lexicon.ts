@@ -21,4 +21,9 @@ export interface SentimentLexicon {
   intensifiers: Record<string, number>;
   /** "But" words: what follows them counts more than what precedes them. */
   contrastWords: string[];
+  /**
+   * Agreements that, said twice in a row, dismiss rather than agree ("haan haan", "हाँ हाँ ठीक है",
+   * "yeah yeah", "ஆமா ஆமா", "సరే సరే"): a repeated one is negative and makes the praise after it sarcastic.
+   */
+  flatAgreements: string[];
 }

@@ -29,6 +29,26 @@ export async function startSipp(name: string, address: string, fill: Record<stri
   return peer;
 }
 
+/**
+ * kamailio as the trunk (kamailio/trunk.cfg): registrar and digest-authenticating proxy on `address`:5060, in the
+ * foreground (-DD) with its log on stderr.
+ */
+export async function startKamailio(address: string, password: string, routes: { people?: string; machines?: string } = {}): Promise<Peer> {
+  const directory = mkdtempSync(join(tmpdir(), 'kamailio-'));
+  process.on('exit', () => rmSync(directory, { recursive: true, force: true }));
+  const config = join(directory, 'kamailio.cfg');
+  const template = readFileSync(fileURLToPath(new URL('./kamailio/trunk.cfg', import.meta.url)), 'utf8');
+  const filled = template
+    .replaceAll('{{address}}', address)
+    .replaceAll('{{password}}', password)
+    .replaceAll('{{people}}', routes.people ?? '127.0.0.254')
+    .replaceAll('{{machines}}', routes.machines ?? '127.0.0.254');
+  writeFileSync(config, filled);
+  const peer = startPeer('kamailio', ['-f', config, '-DD', '-E', '-m', '64', '-M', '8', '-w', directory, '-Y', directory, '-P', join(directory, 'kamailio.pid')]);
+  await waitForUdpPort(address, 5060, peer);
+  return peer;
+}
+
 /** Waits until something listens on the UDP port (binding it fails), so the first INVITE is not lost. */
 export async function waitForUdpPort(address: string, port: number, peer: Peer, timeoutMs = 5000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -64,6 +84,8 @@ export function settingsFor(trunk: string, overrides: Partial<SipSettings> = {})
     rtpPorts: { low, high: low + 198 },
     ringTimeoutSeconds: 10,
     maxCallsPerSecond: 50,
+    // Off unless a test is about it: detection listens up to 4 s before the first prompt.
+    answeringMachineDetection: false,
     ...overrides,
   };
 }
@@ -81,7 +103,7 @@ export interface BaresipCustomer {
  * baresip as the customer: listens on `address`:5060 for calls to `number`, answers at once, speaks `wav` (8 kHz
  * mono) from the answer on, and records what it hears (sndfile).
  */
-export async function startBaresipCustomer(address: string, number: string, wav: string): Promise<BaresipCustomer> {
+export async function startBaresipCustomer(address: string, number: string, wav: string, options: { registrar?: string } = {}): Promise<BaresipCustomer> {
   const directory = mkdtempSync(join(tmpdir(), 'baresip-'));
   process.on('exit', () => rmSync(directory, { recursive: true, force: true }));
   writeFileSync(
@@ -105,7 +127,9 @@ export async function startBaresipCustomer(address: string, number: string, wav:
       '',
     ].join('\n'),
   );
-  writeFileSync(join(directory, 'accounts'), `<sip:${number}@${address}>;regint=0;answermode=auto\n`);
+  // With a registrar the phone registers there (its AOR in the registrar's domain) and is reached through it.
+  const account = options.registrar ? `<sip:${number}@${options.registrar}>;regint=60;answermode=auto` : `<sip:${number}@${address}>;regint=0;answermode=auto`;
+  writeFileSync(join(directory, 'accounts'), `${account}\n`);
   // -n: baresip finds no address on a namespace's bare loopback unless told which to use.
   const peer = startPeer('baresip', ['-n', address, '-f', directory]);
   await waitForUdpPort(address, 5060, peer);

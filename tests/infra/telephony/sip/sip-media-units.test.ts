@@ -1,5 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { dtmfEntryDigits, isDtmfEntryComplete } from '../../../../infra/telephony/dtmf-entry.ts';
 import { CallRateLimiter } from '../../../../infra/telephony/sip/call-rate-limiter.ts';
 import { CustomerTrack } from '../../../../infra/telephony/sip/customer-track.ts';
 import { answerDirection, buildSdp, parseSdp } from '../../../../infra/telephony/sip/sdp.ts';
@@ -35,6 +36,21 @@ test('RFC 4733: encode/decode, one key per event timestamp', () => {
   assert.is(receiver.accept(1000, encodeTelephoneEvent({ digit: '5', end: true, volume: 10, duration: 800 })), null);
   assert.is(receiver.accept(2000, encodeTelephoneEvent({ digit: '5', end: false, volume: 10, duration: 160 })), '5', 'the same key again');
   assert.throws(() => encodeTelephoneEvent({ digit: 'x', end: false, volume: 0, duration: 0 }));
+});
+
+test('keypad entries: complete when no longer route can follow, at #, or at 8 keys', () => {
+  const single = ['1', '2'];
+  assert.ok(isDtmfEntryComplete('1', single), 'one-key routes: a key is an answer at once');
+  assert.ok(isDtmfEntryComplete('7', single), 'a key no route has is complete too (not understood)');
+  const mixed = ['4', '42', '1234'];
+  assert.not.ok(isDtmfEntryComplete('4', mixed), '4 may become 42: wait');
+  assert.ok(isDtmfEntryComplete('42', mixed));
+  assert.not.ok(isDtmfEntryComplete('123', mixed));
+  assert.ok(isDtmfEntryComplete('4#', mixed), '# ends the entry');
+  assert.is(dtmfEntryDigits('4#'), '4');
+  assert.is(dtmfEntryDigits('#'), '#', 'a lone # is the key itself');
+  assert.ok(isDtmfEntryComplete('11111111', ['111111111']), 'at most 8 keys');
+  assert.not.ok(isDtmfEntryComplete('', mixed));
 });
 
 test('SIP INFO DTMF bodies', () => {

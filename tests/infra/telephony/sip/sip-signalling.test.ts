@@ -107,4 +107,27 @@ test('the far side hangs up: listen reports the hang-up', async () => {
   assert.is(await peer.exited, 0, peer.output().slice(-800));
 });
 
+test('caller id: the call\'s own number in From and P-Asserted-Identity; the trunk default without one', async () => {
+  const own = await startSipp('caller-id', '127.0.0.24', { number: '+918000123456' });
+  const fallback = await startSipp('caller-id', '127.0.0.25', { number: '+911140000000' });
+  peers.push(own, fallback);
+  const [first, second] = await Promise.all([carrierFor('127.0.0.24'), carrierFor('127.0.0.25')]);
+  const [withOwn, withDefault] = await Promise.all([
+    first.carrier.placeCall({ callId: 'cal_cid', to: '+919800000001', language: 'en-IN', attempt: 1, wantCustomerAudio: false, callerId: '+918000123456' }),
+    call(second.carrier),
+  ]);
+  assert.is(withOwn.outcome, 'busy');
+  assert.is(withDefault.outcome, 'busy');
+  assert.is(await own.exited, 0, `sipp found +918000123456 in From and P-Asserted-Identity: ${own.output().slice(-800)}`);
+  assert.is(await fallback.exited, 0, `sipp found SIP_CALLER_ID in From and P-Asserted-Identity: ${fallback.output().slice(-800)}`);
+});
+
+test('caller id checked by the peer: a different number fails its check', async () => {
+  const peer = await startSipp('caller-id', '127.0.0.26', { number: '+918000123456' });
+  peers.push(peer);
+  const { carrier } = await carrierFor('127.0.0.26');
+  await call(carrier);
+  assert.is.not(await peer.exited, 0, 'sipp refuses an INVITE whose From is not the expected number');
+});
+
 test.run();

@@ -1,0 +1,159 @@
+/**
+ * npm run bench:cluster — several real server processes on one embedded event store (CLUSTER=true, one
+ * EVENTSTORE_FILE, a DATA_DIR each), as docs/operations.md describes:
+ *   1. a campaign of BENCH_CONTACTS (default 500) sandbox contacts with 1, 2 and 3 nodes: calls per second until
+ *      `completed` (read on the node that took the request), and CPU milliseconds per call summed over every node
+ *      (each node's process, its projection thread included), and per node. Only the leader dials today (no
+ *      competing consumers yet): the figures show what the followers' projections cost, not a speed-up.
+ *   2. failover, BENCH_FAILOVERS times (default 3) on two nodes: SIGKILL the leader, then the time until another
+ *      node reports `leader: true` and until the campaign timer that came due meanwhile has fired; the killed node
+ *      is started again (same DATA_DIR) before the next round.
+ * Env: BENCH_CONTACTS, BENCH_FAILOVERS, BENCH_CONCURRENCY (the workspace's dialing concurrency, default 10),
+ * LEADER_LEASE_MS (default 6000).
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { cli, client, startServer, type ApiClient, type TestServer } from '../tests/support/server.ts';
+import { loanRenewalScript } from '../tests/support/scripts.ts';
+
+const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 500);
+const FAILOVERS = Number(process.env.BENCH_FAILOVERS ?? 3);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 10);
+const TICKS_PER_SECOND = 100;
+
+interface Cluster {
+  nodes: TestServer[];
+  environment: Record<string, string>;
+  key: string;
+  scriptId: string;
+  directory: string;
+}
+
+/** CPU milliseconds (user + system) a process has used so far, every thread included. */
+function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
+}
+
+async function poll<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs: number, what: string): Promise<T> {
+  const started = Date.now();
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+async function leaderOf(nodes: TestServer[]): Promise<TestServer[]> {
+  const answers = await Promise.all(
+    nodes.map(async (node) => {
+      try {
+        const response = await fetch(`${node.baseUrl}/health`);
+        return response.ok && ((await response.json()) as { leader: boolean }).leader ? node : null;
+      } catch {
+        return null;
+      }
+    }),
+  );
+  return answers.filter((node): node is TestServer => node !== null);
+}
+
+async function startCluster(size: number): Promise<Cluster> {
+  const directory = mkdtempSync(join(tmpdir(), 'bench-cluster-'));
+  const environment = {
+    CLUSTER: 'true',
+    EVENTSTORE_FILE: join(directory, 'events.db'),
+    SECRETS_KEY: 'bench-cluster-secrets-key-0123456789abcdef',
+    URL_SIGNING_SECRET: 'bench-cluster-url-signing-secret-012345678',
+    SANDBOX_SPEED: '1000000000',
+    LOG_LEVEL: 'error',
+    ...(process.env.LEADER_LEASE_MS ? { LEADER_LEASE_MS: process.env.LEADER_LEASE_MS } : {}),
+  };
+  const nodes: TestServer[] = [];
+  for (let index = 0; index < size; index++) {
+    nodes.push(await startServer({ dataDir: join(directory, `n${index + 1}`), env: { ...environment, NODE_ID: `n${index + 1}` }, logFile: join(directory, `n${index + 1}.log`) }));
+  }
+  await poll(() => leaderOf(nodes), (leaders) => leaders.length === 1, 30_000, 'a leader');
+  const created = await cli(nodes[0]!.dataDir, ['workspaces', 'create', '--name', 'Bench', '--json'], environment);
+  if (created.code !== 0) throw new Error(created.stderr);
+  const { key, workspace_id: workspaceId } = JSON.parse(created.stdout) as { key: string; workspace_id: string };
+  const concurrency = await cli(nodes[0]!.dataDir, ['workspaces', 'set-concurrency', workspaceId, String(CONCURRENCY), '--json'], environment);
+  if (concurrency.code !== 0) throw new Error(concurrency.stderr);
+  const api = client(nodes[0]!, key);
+  await poll(() => api.get('/v1/scripts'), (r) => r.status === 200, 30_000, 'the key on node 1');
+  const script = await api.post('/v1/scripts', loanRenewalScript());
+  if (script.status !== 201) throw new Error(script.text);
+  return { nodes, environment, key, scriptId: script.body.id as string, directory };
+}
+
+async function stopCluster(cluster: Cluster): Promise<void> {
+  for (const node of cluster.nodes) await node.stop({ keepData: true });
+  rmSync(cluster.directory, { recursive: true, force: true });
+}
+
+function campaignBody(scriptId: string, count: number, offset: number, startsAt?: Date) {
+  return {
+    name: `Bench ${offset}`,
+    script_id: scriptId,
+    language: 'hi-IN',
+    recording_enabled: false,
+    contacts: Array.from({ length: count }, (_, index) => ({ phone: `+91${9_000_000_000 + offset + index}`, name: `Customer ${index}`, amount: 50_000, lender: 'Sahay' })),
+    ...(startsAt ? { schedule: { start_time: startsAt.toISOString(), timezone: 'UTC' } } : {}),
+  };
+}
+
+async function throughput(size: number): Promise<void> {
+  const cluster = await startCluster(size);
+  try {
+    const api: ApiClient = client(cluster.nodes[0]!, cluster.key);
+    const created = await api.post('/v1/campaigns', campaignBody(cluster.scriptId, CONTACTS, size * 100_000));
+    if (created.status !== 201) throw new Error(created.text);
+    const before = cluster.nodes.map((node) => cpuMs(node.pid!));
+    const started = Date.now();
+    const start = await api.patch(`/v1/campaigns/${created.body.id}`, { action: 'start' });
+    if (start.status !== 200) throw new Error(start.text);
+    const done = await poll(() => api.get(`/v1/campaigns/${created.body.id}`), (r) => r.body.status === 'completed', 600_000, 'the campaign to complete');
+    const seconds = (Date.now() - started) / 1000;
+    // Let the followers' projections catch up before reading their CPU.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const used = cluster.nodes.map((node, index) => cpuMs(node.pid!) - before[index]!);
+    const calls = done.body.calls_made as number;
+    const total = used.reduce((sum, ms) => sum + ms, 0);
+    console.log(
+      `${size} node(s): ${calls} calls in ${seconds.toFixed(1)} s = ${(calls / seconds).toFixed(1)} calls/s; CPU ${(total / calls).toFixed(1)} ms per call over all nodes (${used.map((ms, index) => `n${index + 1} ${(ms / calls).toFixed(1)}`).join(', ')})`,
+    );
+  } finally {
+    await stopCluster(cluster);
+  }
+}
+
+async function failover(): Promise<void> {
+  const cluster = await startCluster(2);
+  try {
+    for (let round = 1; round <= FAILOVERS; round++) {
+      const [leader] = await poll(() => leaderOf(cluster.nodes), (leaders) => leaders.length === 1, 30_000, 'a leader');
+      const follower = cluster.nodes.find((node) => node !== leader)!;
+      const api = client(follower, cluster.key);
+      await poll(() => api.get(`/v1/scripts/${cluster.scriptId}`), (r) => r.status === 200, 30_000, 'the script on the follower');
+      const startsAt = new Date(Date.now() + 1_500);
+      const created = await api.post('/v1/campaigns', campaignBody(cluster.scriptId, 2, round * 1_000, startsAt));
+      if (created.status !== 201) throw new Error(created.text);
+      process.kill(leader!.pid!, 'SIGKILL');
+      const killedAt = Date.now();
+      await poll(() => leaderOf([follower]), (leaders) => leaders.length === 1, 60_000, 'the follower to lead');
+      const ledMs = Date.now() - killedAt;
+      await poll(() => api.get(`/v1/campaigns/${created.body.id}`), (r) => r.status === 200 && r.body.status !== 'scheduled', 60_000, 'the timer to fire');
+      const firedMs = Date.now() - killedAt;
+      console.log(`failover ${round}: new leader ${(ledMs / 1000).toFixed(2)} s after SIGKILL; due timer (due ${((startsAt.getTime() - killedAt) / 1000).toFixed(2)} s after) fired ${(firedMs / 1000).toFixed(2)} s after SIGKILL`);
+      await leader!.restart();
+    }
+  } finally {
+    await stopCluster(cluster);
+  }
+}
+
+console.log(`bench:cluster — ${CONTACTS} contacts per campaign, dialing concurrency ${CONCURRENCY}, lease ${process.env.LEADER_LEASE_MS ?? 6000} ms`);
+for (const size of [1, 2, 3]) await throughput(size);
+await failover();

@@ -1,0 +1,169 @@
+/**
+ * npm run bench:sip — concurrent SIP calls through the real carrier (SipTelephony: our user agent, RTP, media
+ * clock, recording) and the real conversation engine, against sipp as the customers' side, inside a network
+ * namespace this script creates (as the SIP test suites do; needs root and unshare).
+ *
+ * Each call: INVITE → sipp answers at once and streams its pcap (line noise, then the key 1 as RFC 4733 events
+ * 7 s after the answer) → we say a DTMF-driven script's greeting (about 5 s, Festival, synthesised once and
+ * cached), listen, route the key, say goodbye and hang up; recording on (stereo WAV built per call).
+ * Printed: calls placed and completed, calls per second achieved, peak simultaneous calls, post-answer time to
+ * the first prompt audio, DTMF-to-next-prompt time, send-side RTP inter-packet timing deviation from 20 ms
+ * (p50/p99/max and late packets > 5 ms), CPU per call (share of one core per simultaneous call and CPU ms per call),
+ * RSS per call, and answering-machine detection accuracy on the greeting set.
+ * Env: BENCH_SIP_CALLS (default 100), BENCH_SIP_CPS (calls per second, default 20), BENCH_SIP_RECORDING=0 (recording off).
+ */
+import { enterNetworkNamespace, startPeer } from '../tests/support/network-namespace.ts';
+await enterNetworkNamespace(import.meta.url);
+
+const { mkdtempSync, readFileSync, rmSync, writeFileSync } = await import('node:fs');
+const { tmpdir } = await import('node:os');
+const { join } = await import('node:path');
+const { fileURLToPath } = await import('node:url');
+const { classifyReply } = await import('../infra/analysis/customer-reply.ts');
+const { synthesize } = await import('../infra/speech/synthesize.ts');
+const { SipTelephony } = await import('../infra/telephony/sip/sip-telephony.ts');
+const { sharedMediaClock } = await import('../infra/telephony/sip/media-clock.ts');
+const { classifyGreeting } = await import('../infra/telephony/answering-machine-detector.ts');
+const { ConversationEngine } = await import('../processes/calling/conversation-engine.ts');
+const { offlineConversationSpeech } = await import('../processes/calling/offline-speech.ts');
+const { writeRtpPcap } = await import('../tests/infra/telephony/sip/rtp-pcap.ts');
+const { waitForUdpPort } = await import('../tests/infra/telephony/sip/peers.ts');
+const { greetingSet } = await import('../tests/infra/telephony/greeting-set.ts');
+type Script = import('../domain/script-types.ts').Script;
+type Telephony = import('../infra/telephony/port.ts').Telephony;
+
+const CALLS = Number(process.env.BENCH_SIP_CALLS ?? 100);
+const CPS = Number(process.env.BENCH_SIP_CPS ?? 20);
+const RECORDING = process.env.BENCH_SIP_RECORDING !== '0';
+const PEER = '127.0.0.50';
+const KEY_AT_SECONDS = 7;
+
+const work = mkdtempSync(join(tmpdir(), 'bench-sip-'));
+process.on('exit', () => rmSync(work, { recursive: true, force: true }));
+
+const script: Script = {
+  name: 'Renewal (DTMF)',
+  single_call_enabled: true,
+  steps: [
+    {
+      id: 'greet',
+      say: 'Hello {name}, this is Sahay Finance about your loan renewal. Press one to renew, or two for a call back.',
+      listen: {
+        timeout_seconds: 10,
+        routes: [
+          { intent: 'affirm', dtmf: '1', disposition: 'interested', next: 'bye' },
+          { intent: 'callback_later', dtmf: '2', disposition: 'callback', next: 'bye' },
+        ],
+        no_input: { retries: 0, disposition: 'callback', next: 'bye' },
+      },
+    },
+    { id: 'bye', say: 'Thank you, goodbye.', end: true },
+  ],
+};
+
+// The customers: line noise, the key 1 at KEY_AT_SECONDS, quiet until we hang up.
+let seed = 99;
+const noise = Int16Array.from({ length: 8000 * 14 }, () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff), Math.round(((seed / 0x7fffffff) * 2 - 1) * 20)));
+const pcap = join(work, 'customer.pcap');
+writeRtpPcap(pcap, noise, [{ atSeconds: KEY_AT_SECONDS, digit: '1' }]);
+const scenario = join(work, 'customer.xml');
+writeFileSync(scenario, readFileSync(fileURLToPath(new URL('./sip/customer.xml', import.meta.url)), 'utf8').replaceAll('{{pcap}}', pcap));
+const sipp = startPeer('sipp', ['-sf', scenario, '-i', PEER, '-p', '5060', '-mi', PEER, '-m', String(CALLS), '-nostdin', '-timeout', '300s', '-timeout_error']);
+await waitForUdpPort(PEER, 5060, sipp);
+
+const carrier = new SipTelephony({
+  trunk: { host: PEER, port: 5060 },
+  transport: 'udp',
+  credentials: null,
+  register: false,
+  callerId: '+911140000000',
+  localAddress: '127.0.0.1',
+  localPort: 5070,
+  rtpPorts: { low: 20000, high: 20000 + 2 * CALLS + 100 },
+  ringTimeoutSeconds: 30,
+  maxCallsPerSecond: CPS,
+  answeringMachineDetection: false,
+});
+await carrier.start();
+const speech = offlineConversationSpeech();
+// Warm the phrase cache: every call says the same sentences (a campaign's prompts are cached the same way).
+for (const step of script.steps) await speech.synthesize(step.say.replace('{name}', 'Asha'), 'en-IN', 'agent');
+
+const sessions: Array<{ sentPacketTimes: readonly number[] }> = [];
+const answerTimes: number[] = [];
+let active = 0;
+let peakActive = 0;
+const observed: Telephony = {
+  name: carrier.name,
+  needsPromptAudio: carrier.needsPromptAudio,
+  timeScale: carrier.timeScale,
+  async placeCall(request) {
+    const placed = await carrier.placeCall(request);
+    if (placed.outcome === 'answered') {
+      answerTimes.push(performance.now());
+      sessions.push(placed.session as unknown as { sentPacketTimes: readonly number[] });
+      peakActive = Math.max(peakActive, ++active);
+      const hangUp = placed.session.hangUp.bind(placed.session);
+      placed.session.hangUp = async () => {
+        active--;
+        return hangUp();
+      };
+    }
+    return placed;
+  },
+};
+const engine = new ConversationEngine({ telephony: observed, speech, classifyReply });
+
+let peakRss = 0;
+const baseRss = process.memoryUsage().rss;
+const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 100);
+const cpuBefore = process.cpuUsage();
+const started = performance.now();
+sharedMediaClock.lateness.length = 0;
+const results = await Promise.all(
+  Array.from({ length: CALLS }, (_, index) =>
+    engine.run({ callId: `cal_bench_${index}`, phone: `+9198000${String(index).padStart(5, '0')}`, language: 'en-IN', attempt: 1, script, variables: { name: 'Asha' }, recording: RECORDING }),
+  ),
+);
+const wallSeconds = (performance.now() - started) / 1000;
+const cpu = process.cpuUsage(cpuBefore);
+clearInterval(sampler);
+await carrier.close();
+const sippExit = await Promise.race([sipp.exited, new Promise((resolve) => setTimeout(() => resolve('still running'), 5000))]);
+await sipp.stop();
+
+const percentile = (values: number[], p: number) => {
+  if (values.length === 0) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+};
+const answered = results.filter((result) => result.outcome === 'answered');
+const routed = answered.filter((result) => result.disposition === 'interested');
+const firstPrompt = answered.map((result) => result.turns[0]!.start_seconds * 1000);
+const dtmfToNext = answered.flatMap((result) => {
+  const press = result.turns.find((turn) => turn.speaker === 'customer');
+  const next = result.turns.find((turn) => turn.step_id === 'bye');
+  return press && next ? [(next.start_seconds - press.end_seconds) * 1000] : [];
+});
+const deviations = sessions.flatMap(({ sentPacketTimes }) => sentPacketTimes.slice(1).map((time, index) => Math.abs(time - sentPacketTimes[index]! - 20)));
+const callSeconds = answered.reduce((sum, result) => sum + result.ringSeconds + result.talkSeconds, 0);
+const cpuSeconds = (cpu.user + cpu.system) / 1e6;
+const set = await greetingSet();
+const amdRight = set.filter((greeting) => classifyGreeting(greeting.pcm).answeredBy === (greeting.truth === 'silence' ? 'unknown' : greeting.truth)).length;
+const ms = (value: number) => `${value.toFixed(1)} ms`;
+
+console.log(`bench:sip — ${CALLS} calls at ${CPS} calls/s to sipp (${PEER}), DTMF-driven script, recording ${RECORDING ? 'on' : 'off'}, 2 cores shared`);
+console.log(`  calls answered ${answered.length}/${CALLS}, routed by the key ${routed.length}; sipp exit ${String(sippExit)}`);
+const setUpSeconds = (Math.max(...answerTimes) - started) / 1000;
+console.log(`  wall ${wallSeconds.toFixed(1)} s; calls set up per second ${(answerTimes.length / Math.max(0.001, setUpSeconds)).toFixed(1)} (INVITEs paced at ${CPS}/s by SIP_MAX_CPS)`);
+console.log(`  peak simultaneous calls ${peakActive}`);
+console.log(`  post-answer time to first prompt audio: p50 ${ms(percentile(firstPrompt, 50))}, p99 ${ms(percentile(firstPrompt, 99))}`);
+console.log(`  DTMF to next prompt: p50 ${ms(percentile(dtmfToNext, 50))}, p99 ${ms(percentile(dtmfToNext, 99))}`);
+console.log(
+  `  send-side RTP inter-packet deviation from 20 ms (${deviations.length} intervals): p50 ${ms(percentile(deviations, 50))}, p99 ${ms(percentile(deviations, 99))}, max ${ms(Math.max(...deviations))}; late > 5 ms ${deviations.filter((value) => value > 5).length} (${((100 * deviations.filter((value) => value > 5).length) / Math.max(1, deviations.length)).toFixed(2)} %)`,
+);
+console.log(`  media clock tick lateness: p50 ${ms(percentile(sharedMediaClock.lateness, 50))}, p99 ${ms(percentile(sharedMediaClock.lateness, 99))}`);
+console.log(`  CPU ${cpuSeconds.toFixed(1)} s for ${callSeconds.toFixed(0)} call-seconds: ${((100 * cpuSeconds) / Math.max(1, callSeconds)).toFixed(2)} % of a core per simultaneous call, ${((1000 * cpuSeconds) / Math.max(1, answered.length)).toFixed(0)} ms CPU per call`);
+console.log(`  RSS: base ${(baseRss / 2 ** 20).toFixed(0)} MB, peak ${(peakRss / 2 ** 20).toFixed(0)} MB, ${((peakRss - baseRss) / 2 ** 20 / Math.max(1, peakActive)).toFixed(2)} MB per simultaneous call`);
+console.log(`  answering-machine detection on the greeting set: ${amdRight}/${set.length} right`);
+process.exit(0);

@@ -1,9 +1,15 @@
-// Speech benchmark: a synthesised English call (Festival agent on the left channel, the lower customer voice on
+// Speech benchmark, two parts.
+//
+// 1. Word error rate per condition: real recorded English (LibriVox and CMU clips from pocketsphinx-testdata)
+//    and the synthetic Festival voices, each at 16 kHz and through an 8 kHz G.711 round trip (µ-law and A-law),
+//    with PocketSphinx as it was ("before": telephone-band audio passed as it is) and as it is now ("after":
+//    telephone-band audio folded into the empty band, telephone-band.ts). Per-set totals and per-clip medians.
+// 2. A synthesised English call (Festival agent on the left channel, the lower customer voice on
 // the right) of about five minutes, run through the whole pipeline (decode, PocketSphinx, diarisation) several
 // times. Prints the real-time factor (wall time / audio duration, median of the runs) and the word error rate,
 // for the stereo recording and for its mono mix (diarised by pitch).
 //
-//   npx tsx bench/speech.ts [--minutes 5] [--runs 3] [--concurrency <cores>]
+//   npm run bench:speech -- [--wer-only] [--verbose] [--minutes 5] [--runs 3] [--concurrency <cores>]
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +19,7 @@ import { buildSampleCall, mixDown, type SampleCall, type ScriptLine } from '../i
 import { transcribeAudioFile, type Transcription } from '../infra/speech/transcribe.ts';
 import { encodeWav } from '../infra/speech/wav.ts';
 import { wordErrorRate } from '../infra/speech/wer.ts';
+import { CONDITIONS, realSpeechClips, realSpeechInstalled, scoreClips, syntheticClips, type Condition, type SetScore, type SpeechClip } from './speech-sets.ts';
 
 export const SCRIPT: ScriptLine[] = [
   { side: 'agent', text: 'Good morning, I am calling from the bank about your personal loan.' },
@@ -129,6 +136,57 @@ export function describe(name: string, figures: RecordingFigures): string {
   ].join('\n');
 }
 
+export type RecognizerVariant = 'before' | 'after';
+
+export interface WerRow {
+  set: SpeechClip['set'];
+  condition: Condition;
+  variant: RecognizerVariant;
+  score: SetScore;
+}
+
+/** WER of every set under every condition, before and after the telephone-band handling. */
+export async function measureWordErrorRates(options: { concurrency?: number } = {}): Promise<WerRow[]> {
+  if (!realSpeechInstalled()) throw new Error('pocketsphinx-testdata is not installed: run scripts/setup.sh as root');
+  const clips = [...(await realSpeechClips()), ...(await syntheticClips(SCRIPT))];
+  const sets = [...new Set(clips.map((clip) => clip.set))];
+  const variants: Record<RecognizerVariant, PocketSphinxRecognizer> = {
+    before: new PocketSphinxRecognizer({ concurrency: options.concurrency, telephoneBand: 'none' }),
+    after: new PocketSphinxRecognizer({ concurrency: options.concurrency, telephoneBand: 'fold' }),
+  };
+  const rows: WerRow[] = [];
+  for (const set of sets) {
+    for (const condition of CONDITIONS) {
+      for (const variant of ['before', 'after'] as const) {
+        const score = await scoreClips(clips.filter((clip) => clip.set === set), condition, variants[variant]);
+        rows.push({ set, condition, variant, score });
+      }
+    }
+  }
+  return rows;
+}
+
+export function describeWordErrorRates(rows: WerRow[], verbose = false): string {
+  const percent = (rate: number) => `${(rate * 100).toFixed(1)}%`.padStart(7);
+  const lines = [
+    'set        condition   words   before: total  median   after: total  median',
+  ];
+  for (const before of rows.filter((row) => row.variant === 'before')) {
+    const after = rows.find((row) => row.variant === 'after' && row.set === before.set && row.condition === before.condition)!;
+    const words = before.score.clips.reduce((sum, clip) => sum + clip.referenceWords, 0);
+    lines.push(
+      `${before.set.padEnd(10)} ${before.condition.padEnd(10)} ${String(words).padStart(6)}   ` +
+        `${percent(before.score.totalRate)}       ${percent(before.score.medianRate)}   ${percent(after.score.totalRate)}       ${percent(after.score.medianRate)}`,
+    );
+    if (verbose) {
+      for (const [index, clip] of after.score.clips.entries()) {
+        lines.push(`    ${clip.id} ${percent(before.score.clips[index]!.rate)} -> ${percent(clip.rate)}  "${clip.hypothesis}"`);
+      }
+    }
+  }
+  return lines.join('\n');
+}
+
 function numberArgument(name: string): number | undefined {
   const index = process.argv.indexOf(`--${name}`);
   if (index < 0) return undefined;
@@ -138,6 +196,10 @@ function numberArgument(name: string): number | undefined {
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const concurrency = numberArgument('concurrency');
+  console.log('Word error rate, PocketSphinx en-us; before = telephone-band audio as it is, after = folded (telephone-band.ts)');
+  console.log(describeWordErrorRates(await measureWordErrorRates({ concurrency }), process.argv.includes('--verbose')));
+  if (process.argv.includes('--wer-only')) process.exit(0);
   const result = await measureSpeechRecognition({
     minutes: numberArgument('minutes'),
     runs: numberArgument('runs'),

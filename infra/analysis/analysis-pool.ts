@@ -12,7 +12,6 @@
  */
 import { Piscina } from 'piscina';
 import { WorkspaceTurns } from '../worker-threads/workspace-turns.ts';
-import { BACKGROUND_NICE } from '../worker-threads/background-priority.ts';
 import type { ComplianceEvaluationResult, ComplianceEvaluationTask, ComplianceEvaluator } from './compliance-evaluation.ts';
 import { AnalysisBudgetExceededError, AnalysisFailedError, type AnalysisTaskOptions, type TranscriptAnalysis, type TranscriptAnalysisInput, type TranscriptAnalysisResult } from './transcript-analysis.ts';
 
@@ -28,6 +27,8 @@ export interface AnalysisPoolOptions {
   budgetMs: number;
   /** Old-generation heap limit of each thread. */
   maxHeapMb?: number;
+  /** The threads' nice value (BACKGROUND_THREAD_NICE; default 0, the normal priority). */
+  nice?: number;
   /** A file: URL of the TypeScript module whose default export analyses; tests inject slow or greedy ones. */
   workerModule?: string;
 }
@@ -45,7 +46,7 @@ export function createAnalysisPool(options: AnalysisPoolOptions): AnalysisPool {
   const started = (): Piscina =>
     (pool ??= new Piscina({
       filename: TYPESCRIPT_WORKER,
-      workerData: { module: options.workerModule ?? LEXICON_ANALYSIS_WORKER, nice: BACKGROUND_NICE },
+      workerData: { module: options.workerModule ?? LEXICON_ANALYSIS_WORKER, nice: options.nice ?? 0 },
       minThreads: threads,
       maxThreads: threads,
       // The thread compiles TypeScript itself; the parent's flags (a loader, a profiler) are not its business.

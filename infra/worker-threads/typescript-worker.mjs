@@ -4,9 +4,9 @@
 import { threadId, workerData } from 'node:worker_threads';
 import { tsImport } from 'tsx/esm/api';
 
-// `workerData.nice`: a pool of background work (analysis, reports) runs below the thread that serves requests, so
-// on a busy machine the kernel gives a request's turn first (infra/worker-threads/background-priority.ts).
-if (workerData.nice !== undefined) {
+// `workerData.nice`: a pool of background work (analysis, reports) may run below the thread that serves requests
+// (BACKGROUND_THREAD_NICE; infra/worker-threads/background-priority.ts).
+if (workerData.nice) {
   const { runThisThreadAt } = await tsImport(new URL('./background-priority.ts', import.meta.url).href, import.meta.url);
   runThisThreadAt(workerData.nice);
 }

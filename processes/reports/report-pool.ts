@@ -1,7 +1,6 @@
 import { Piscina } from 'piscina';
 import { WorkspaceTurns } from '../../infra/worker-threads/workspace-turns.ts';
 import type { ChartInput } from '../../infra/reports/charts.ts';
-import { BACKGROUND_NICE } from '../../infra/worker-threads/background-priority.ts';
 import type { RenderRequest } from './render-report.ts';
 import type { WorkerResult } from './report-worker.ts';
 
@@ -19,6 +18,8 @@ export interface ReportPoolOptions {
   budgetMs: number;
   maxHeapMb?: number;
   readModelPath: string;
+  /** The threads' nice value (BACKGROUND_THREAD_NICE; default 0, the normal priority). */
+  nice?: number;
 }
 
 export class ReportBudgetExceededError extends Error {}
@@ -40,7 +41,7 @@ export function createReportPool(options: ReportPoolOptions): ReportPool {
   const started = () =>
     (pool ??= new Piscina({
       filename: TYPESCRIPT_WORKER,
-      workerData: { module: REPORT_WORKER, nice: BACKGROUND_NICE },
+      workerData: { module: REPORT_WORKER, nice: options.nice ?? 0 },
       minThreads: 0,
       maxThreads: options.threads,
       idleTimeout: 60_000,

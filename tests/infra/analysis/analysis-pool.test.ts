@@ -7,7 +7,6 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createAnalysisPool } from '../../../infra/analysis/analysis-pool.ts';
-import { BACKGROUND_NICE } from '../../../infra/worker-threads/background-priority.ts';
 import { inThreadTranscriptAnalysis } from '../../../infra/analysis/in-thread-analysis.ts';
 import { AnalysisBudgetExceededError, AnalysisFailedError, type TranscriptAnalysisInput } from '../../../infra/analysis/transcript-analysis.ts';
 import { loanFloodTranscript, RENEWAL_TRANSCRIPT } from '../../support/transcripts.ts';
@@ -67,13 +66,13 @@ function niceByThread(): Map<number, number> {
   return nice;
 }
 
-test('the analysis threads run below the event loop\'s priority (nice 10); the event loop\'s thread keeps its own', async () => {
+test('BACKGROUND_THREAD_NICE: the analysis threads run at the nice value given; the event loop\'s thread keeps its own', async () => {
   const before = niceByThread();
-  const pool = createAnalysisPool({ threads: 2, budgetMs: 30_000 });
+  const pool = createAnalysisPool({ threads: 2, budgetMs: 30_000, nice: 10 });
   try {
     await Promise.all([pool.workerThreadId(), pool.workerThreadId()]);
     const after = niceByThread();
-    const lowered = [...after].filter(([tid, nice]) => !before.has(tid) && nice === BACKGROUND_NICE);
+    const lowered = [...after].filter(([tid, nice]) => !before.has(tid) && nice === 10);
     assert.is(lowered.length, 2, `new threads and their nice values: ${JSON.stringify([...after].filter(([tid]) => !before.has(tid)))}`);
     assert.is(after.get(process.pid), before.get(process.pid));
     assert.is(getPriority(), before.get(process.pid));

@@ -8,36 +8,19 @@
  *     temporary file) on the 4,000-sentence transcript: about 25-30 s and 1 GB. Not run on 20,000 segments: its
  *     graph grows with the square (about 25 times the time and memory).
  */
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createAnalysisPool } from '../infra/analysis/analysis-pool.ts';
 import { summarize } from '../infra/analysis/summary.ts';
+import { summaryAtCommit } from './summary-at-commit.ts';
 import { loanFloodTranscript } from '../tests/support/transcripts.ts';
 
 const BEFORE_COMMIT = 'f30f284';
-const projectDirectory = fileURLToPath(new URL('..', import.meta.url));
 const shapes = [
   { name: '4,000 "loan" sentences, 10 a segment', sentences: 4_000, perSegment: 10 },
   { name: '20,000 segments (the API maximum)', sentences: 20_000, perSegment: 1 },
 ];
 
-type Summarize = typeof summarize;
 
-/** The summary of BEFORE_COMMIT, its relative imports pointed at this tree. */
-async function summaryBefore(): Promise<{ summarize: Summarize; remove(): void }> {
-  const source = execFileSync('git', ['show', `${BEFORE_COMMIT}:infra/analysis/summary.ts`], { cwd: projectDirectory, encoding: 'utf8' });
-  const analysisDirectory = join(projectDirectory, 'infra', 'analysis');
-  const absolute = source.replace(/from '(\.{1,2}\/[^']+)'/g, (_, specifier: string) => `from '${pathToFileURL(join(analysisDirectory, specifier)).href}'`);
-  const directory = mkdtempSync(join(tmpdir(), 'summary-before-'));
-  const path = join(directory, 'summary-before.ts');
-  writeFileSync(path, absolute);
-  const module = (await import(pathToFileURL(path).href)) as { summarize: Summarize };
-  return { summarize: module.summarize, remove: () => rmSync(directory, { recursive: true, force: true }) };
-}
 
 function time(run: () => unknown): number {
   const started = performance.now();
@@ -67,7 +50,7 @@ await pool.close();
 console.log(`  peak RSS so far: ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`);
 
 if (process.argv.includes('--before')) {
-  const before = await summaryBefore();
+  const before = await summaryAtCommit(BEFORE_COMMIT);
   try {
     const segments = loanFloodTranscript(shapes[0]!);
     const ms = time(() => before.summarize({ segments, language: 'en-IN' }));

@@ -20,21 +20,18 @@
  * Run: npx tsx bench/analysis-summary.ts [--show]   (--show prints every summary of `held_out_2`, before and after)
  * bench/analysis.ts imports measureSummaryQuality() and prints the figures itself.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { createLexiconAnalyzer } from '../infra/analysis/lexicon-analyzer.ts';
 import type { SentimentResult, TranscriptSegment } from '../infra/analysis/port.ts';
 import { summarize } from '../infra/analysis/summary.ts';
+import { summaryAtCommit } from './summary-at-commit.ts';
 import { extractEntities } from '../infra/analysis/entities/entities.ts';
 import { normalizeText } from '../domain/shared/text/normalize.ts';
 
 /** main when this work started: the summarizer the figures compare against. */
 export const BEFORE_COMMIT = '67596d9';
 
-const projectDirectory = fileURLToPath(new URL('..', import.meta.url));
 const TRANSCRIPT_FILES = {
   tuned: fileURLToPath(new URL('./data/labelled-transcripts.json', import.meta.url)),
   held_out: fileURLToPath(new URL('./data/held-out-transcripts.json', import.meta.url)),
@@ -188,17 +185,6 @@ function figures(group: string, verdicts: readonly Verdict[]): SummaryFigures {
   };
 }
 
-/** The summary of BEFORE_COMMIT, its relative imports pointed at this tree. */
-async function summaryBefore(): Promise<{ summarize: Summarize; remove(): void }> {
-  const source = execFileSync('git', ['show', `${BEFORE_COMMIT}:infra/analysis/summary.ts`], { cwd: projectDirectory, encoding: 'utf8' });
-  const analysisDirectory = join(projectDirectory, 'infra', 'analysis');
-  const absolute = source.replace(/from '(\.{1,2}\/[^']+)'/g, (_, specifier: string) => `from '${pathToFileURL(join(analysisDirectory, specifier)).href}'`);
-  const directory = mkdtempSync(join(tmpdir(), 'summary-before-'));
-  const path = join(directory, 'summary-before.ts');
-  writeFileSync(path, absolute);
-  const module = (await import(pathToFileURL(path).href)) as { summarize: Summarize };
-  return { summarize: module.summarize, remove: () => rmSync(directory, { recursive: true, force: true }) };
-}
 
 export interface SummaryExample {
   id: string;
@@ -209,7 +195,7 @@ export interface SummaryExample {
 export async function measureSummaryQuality(): Promise<{ results: SummaryQuality[]; heldOutExamples: SummaryExample[] }> {
   const labels = JSON.parse(readFileSync(LABELS, 'utf8')) as LabelFile;
   const analyzer = createLexiconAnalyzer();
-  const before = await summaryBefore();
+  const before = await summaryAtCommit(BEFORE_COMMIT);
   const results: SummaryQuality[] = [];
   const heldOutExamples: SummaryExample[] = [];
   try {

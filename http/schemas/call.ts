@@ -119,5 +119,6 @@ export const CallListQuery = PaginationQuery.extend({
   campaign_id: z.string().min(1).max(100).optional().openapi({ description: 'Only calls of this campaign.' }),
   disposition: Disposition.optional(),
   language: z.string().optional().openapi({ description: 'BCP-47, e.g. hi-IN.' }),
+  agent_id: z.string().min(1).max(100).optional().openapi({ description: 'Beyond the spec: only calls of this human agent (placed by them, or handed to them on escalation).' }),
   ...TimeRangeQuery,
 });

@@ -464,6 +464,12 @@ dashboard('every other page renders, is accessible and escapes what users typed'
   await page.click('main table a:has-text("Priya")');
   assert.match(await page.textContent('main') ?? '', /Calls handled, last 30 days/);
   await browsing.look(page, '27-agent');
+  // With an agent in the workspace, the calls list filters by agent (GET /v1/calls?agent_id); Priya has no calls yet.
+  await page.goto(`${server.baseUrl}/calls`);
+  await page.selectOption('#f-agent', { label: 'Priya' });
+  await page.click('button:has-text("Filter")');
+  await page.waitForURL(/agent_id=agt_/);
+  assert.match(await page.textContent('main') ?? '', /No call matches these filters/);
   await page.goto(`${server.baseUrl}/do-not-call`);
   await page.fill('#dnc-phone', '+919810000555');
   await page.click('button:has-text("Add to the list")');
@@ -581,8 +587,23 @@ dashboard('reports: the API\'s validation errors at their field; a PDF generated
   await page.click('button:has-text("Cancel schedule")');
   await page.waitForSelector('text=Schedule cancelled');
   assert.is(await page.locator('button:has-text("Cancel schedule")').count(), 0);
+  // A JSON report's figures are on its page.
+  await page.goto(`${server.baseUrl}/reports/new`);
+  await page.fill('#rf-from', '2026-02-24');
+  await page.fill('#rf-to', '2026-03-02');
+  await page.selectOption('#rf-format', 'json');
+  await page.click('button:has-text("Create report")');
+  await page.waitForURL(/\/reports\/rpt_/);
+  await waitFor('the JSON report generated', async () => {
+    const status = await page.textContent('[data-testid=report-status]');
+    if (!/completed|failed/.test(status ?? '')) await page.reload();
+    return status;
+  }, (status) => /completed|failed/.test(status ?? ''), 60_000);
+  assert.match(await page.textContent('[data-testid=report-data]') ?? '', /"total_calls": \d+/);
+  await browsing.look(page, '30b-report-json');
+
   await page.goto(`${server.baseUrl}/reports`);
-  assert.is(await page.locator('main tbody tr').count(), 2);
+  assert.is(await page.locator('main tbody tr').count(), 3);
   await page.selectOption('#r-scheduled', 'true');
   await page.click('button:has-text("Filter")');
   await page.waitForURL(/scheduled=true/);

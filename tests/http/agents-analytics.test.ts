@@ -98,6 +98,12 @@ flow('an escalated call goes to an available agent who speaks its language; with
   assert.is(manual.agent_id, asha.id);
   const unknown = await api.post('/v1/calls', { phone: '+919876500103', name: 'M', script_id: scriptId, language: 'hi-IN', metadata: { amount: 1, lender: 'S' }, agent_id: 'agt_missing' });
   assert.is(unknown.status, 404, unknown.text);
+
+  // GET /v1/calls?agent_id: the calls handed to the agent and those the agent placed, nothing else.
+  await waitFor('both calls under the agent', async () => (await api.get(`/v1/calls?agent_id=${asha.id}`)).body, (page) => page.total === 2);
+  const byAgent = (await api.get(`/v1/calls?agent_id=${asha.id}`)).body.data.map((call: any) => call.id).sort();
+  assert.equal(byAgent, [escalated.id, manual.id].sort());
+  assert.is((await api.get('/v1/calls?agent_id=agt_nobody')).body.total, 0);
 });
 
 flow("connected calls are scored against the workspace's default scorecard; GET /analytics/qa shows a call's results", async () => {

@@ -90,6 +90,7 @@ export function callPages(app: DashboardApp, _deps: PageDeps) {
       campaign_id: c.req.query('campaign_id'),
       disposition: c.req.query('disposition'),
       language: c.req.query('language'),
+      agent_id: c.req.query('agent_id'),
       from: c.req.query('from'),
       to: c.req.query('to'),
     };
@@ -97,7 +98,10 @@ export function callPages(app: DashboardApp, _deps: PageDeps) {
     // Dates are the viewer's local days; the API takes instants.
     const from = query.from && DATE.test(query.from) ? startOfLocalDate(query.from, zone).toISOString() : undefined;
     const to = query.to && DATE.test(query.to) ? new Date(startOfLocalDate(addDays(query.to, 1), zone).getTime() - 1).toISOString() : undefined;
-    const result = await c.get('api').get<{ data: CallListItem[]; total: number; limit: number; offset: number }>('/calls', { ...query, from, to, offset, limit: 25 });
+    const [result, agents] = await Promise.all([
+      c.get('api').get<{ data: CallListItem[]; total: number; limit: number; offset: number }>('/calls', { ...query, from, to, offset, limit: 25 }),
+      c.get('api').get<{ data: Array<{ id: string; name: string }> }>('/agents', { limit: 100 }),
+    ]);
     const filtered = Object.values(query).some(Boolean);
     return c.html(
       <Layout title="Calls" viewer={viewer} path="/calls">
@@ -117,6 +121,15 @@ export function callPages(app: DashboardApp, _deps: PageDeps) {
               {SUPPORTED_LANGUAGES.map((value) => <option value={value} selected={query.language === value}>{value}</option>)}
             </select>
           </div>
+          {agents.ok && agents.body.data.length > 0 ? (
+            <div>
+              <label for="f-agent">Agent</label>
+              <select id="f-agent" name="agent_id">
+                <option value="">Any</option>
+                {agents.body.data.map((agent) => <option value={agent.id} selected={query.agent_id === agent.id}>{agent.name}</option>)}
+              </select>
+            </div>
+          ) : null}
           <div><label for="f-from">From ({zone})</label><input id="f-from" name="from" type="date" value={query.from ?? ''} /></div>
           <div><label for="f-to">To</label><input id="f-to" name="to" type="date" value={query.to ?? ''} /></div>
           <button type="submit" class="secondary">Filter</button>

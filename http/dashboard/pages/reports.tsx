@@ -29,6 +29,8 @@ interface Report {
   email_status: string | null;
   next_run_at: string | null;
   runs?: Run[];
+  /** A JSON report's figures, inline. */
+  data?: unknown;
 }
 interface Run {
   run_id: string;
@@ -220,7 +222,15 @@ export function reportPages(app: DashboardApp, { clock }: PageDeps) {
           <p><a class="button" href={downloadPath(report.download_url)} download data-testid="download">Download {report.format.toUpperCase()}</a> <span class="muted small">(link valid until <Time at={report.download_expires_at} zone={zone} withZone />)</span></p>
         ) : null}
         {report.format === 'json' && report.status === 'completed' ? (
-          <p class="muted small">JSON reports are read through the API: GET /v1/reports/{report.report_id}.</p>
+          report.data === undefined ? (
+            <p class="muted small">The data is no longer kept (retention); the report can be generated again.</p>
+          ) : (
+            <section class="card" aria-labelledby="data-h">
+              <h2 id="data-h">Data</h2>
+              <p class="muted small">As GET /v1/reports/{report.report_id} returns it.</p>
+              <pre class="json" tabindex={0} data-testid="report-data">{JSON.stringify(report.data, null, 2)}</pre>
+            </section>
+          )
         ) : null}
         {report.runs?.length ? (
           <section class="card" aria-labelledby="runs-h">

@@ -263,7 +263,7 @@ export function createRuntime(
   const analysisPool = createAnalysisPool({
     threads: config.ANALYSIS_THREADS ?? Math.max(1, availableParallelism() - 1),
     budgetMs: config.ANALYSIS_BUDGET_SECONDS * 1000,
-    nice: config.BACKGROUND_THREAD_NICE,
+    nice: config.ANALYSIS_THREAD_NICE,
   });
   const recognizer = createSpeechRecognizer({ apiUrl: config.SPEECH_API_URL, apiKey: config.SPEECH_API_KEY, model: config.SPEECH_MODEL, localConcurrency: workerConcurrency });
   const telephony = createTelephony(config, (message, fields) => logger.warn(fields ?? {}, message));
@@ -291,7 +291,7 @@ export function createRuntime(
     transcriptSearch: createSearchPool({ path: config.readModelPath, threads: config.SEARCH_THREADS, budgetMs: config.SEARCH_BUDGET_MS }),
     transcriptAnalysis: transcriptAnalysisFromConfig(config, analysisPool, logger),
     complianceEvaluator: analysisPool,
-    reportPool: createReportPool({ threads: config.REPORT_THREADS, budgetMs: config.REPORT_BUDGET_SECONDS * 1000, readModelPath: config.readModelPath, nice: config.BACKGROUND_THREAD_NICE }),
+    reportPool: createReportPool({ threads: config.REPORT_THREADS, budgetMs: config.REPORT_BUDGET_SECONDS * 1000, readModelPath: config.readModelPath, nice: config.REPORT_THREAD_NICE }),
   };
   const processes = config.CLUSTER
     ? new ProcessRunner(store, stateDb, () => makeProcesses({ ...ports, store: singletonStore, commands: singletonCommands }), logger, options.processes)

@@ -40,7 +40,7 @@ async function main(): Promise<void> {
   const seeded = performance.now();
   await seedReportFacts(runtime, { workspaceId: 'ws_bench', calls: CALLS, days: 30, firstDay: '2026-03-01', inFlight: 256 });
   console.log(`seeded ${CALLS.toLocaleString('en')} calls over 30 days in ${((performance.now() - seeded) / 1000).toFixed(1)} s`);
-  const pool = createReportPool({ threads: 1, budgetMs: 300_000, readModelPath: config.readModelPath });
+  const pool = createReportPool({ threads: 1, budgetMs: 300_000, readModelPath: config.readModelPath, nice: Number(process.env.REPORT_THREAD_NICE ?? 10) });
   const request = (type: (typeof TYPES)[number], format: (typeof FORMATS)[number], timezone = 'Asia/Kolkata') => ({
     report_id: 'rpt_bench', run_id: 'rrn_bench', workspace_id: 'ws_bench', type, format, period: { from: '2026-03-01', to: '2026-03-30' }, timezone, filters: {}, base_url: 'http://127.0.0.1', generated_at: new Date().toISOString(),
   });

@@ -61,11 +61,15 @@ const configSchema = z.object({
   ANALYSIS_THREADS: z.coerce.number().int().min(1).max(64).optional(),
   PROJECTION_THREAD: booleanString.default(true),
   /**
-   * The nice value of the analysis and report threads (Linux; infra/worker-threads/background-priority.ts): above 0
-   * they yield the CPU to the thread serving requests. Default 0, level with it: measured, 10 did not lower the API
-   * p99 of bench:isolation and tripled B's job p99.
+   * The nice value of the analysis threads (Linux; infra/worker-threads/background-priority.ts). Default 0: measured,
+   * 10 did not lower bench:isolation's API p99 and tripled B's job p99 (jobs are what users wait for).
    */
-  BACKGROUND_THREAD_NICE: z.coerce.number().int().min(0).max(19).default(0),
+  ANALYSIS_THREAD_NICE: z.coerce.number().int().min(0).max(19).default(0),
+  /**
+   * The nice value of the report threads. Default 10: measured with bench:reports, the API's p99 while PDFs generate
+   * went from 1.8-2.3x its idle p99 to 1.0-1.1x, and a report's minutes are not what anyone waits on.
+   */
+  REPORT_THREAD_NICE: z.coerce.number().int().min(0).max(19).default(10),
   /** How long the analysis of one transcript may run before it is stopped (`analysis_budget_exceeded`). */
   ANALYSIS_BUDGET_SECONDS: z.coerce.number().positive().max(3600).default(60),
   /** Worker threads that run transcript searches (GET /v1/analytics/search) off the event loop. */

@@ -27,7 +27,7 @@ export interface AnalysisPoolOptions {
   budgetMs: number;
   /** Old-generation heap limit of each thread. */
   maxHeapMb?: number;
-  /** The threads' nice value (BACKGROUND_THREAD_NICE; default 0, the normal priority). */
+  /** The threads' nice value (ANALYSIS_THREAD_NICE; default 0, the normal priority). */
   nice?: number;
   /** A file: URL of the TypeScript module whose default export analyses; tests inject slow or greedy ones. */
   workerModule?: string;

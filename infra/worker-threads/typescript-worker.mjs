@@ -5,7 +5,7 @@ import { threadId, workerData } from 'node:worker_threads';
 import { tsImport } from 'tsx/esm/api';
 
 // `workerData.nice`: a pool of background work (analysis, reports) may run below the thread that serves requests
-// (BACKGROUND_THREAD_NICE; infra/worker-threads/background-priority.ts).
+// (ANALYSIS_THREAD_NICE, REPORT_THREAD_NICE; infra/worker-threads/background-priority.ts).
 if (workerData.nice) {
   const { runThisThreadAt } = await tsImport(new URL('./background-priority.ts', import.meta.url).href, import.meta.url);
   runThisThreadAt(workerData.nice);

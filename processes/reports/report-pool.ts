@@ -18,7 +18,7 @@ export interface ReportPoolOptions {
   budgetMs: number;
   maxHeapMb?: number;
   readModelPath: string;
-  /** The threads' nice value (BACKGROUND_THREAD_NICE; default 0, the normal priority). */
+  /** The threads' nice value (REPORT_THREAD_NICE; default 0 here, the normal priority). */
   nice?: number;
 }
 

@@ -66,7 +66,7 @@ function niceByThread(): Map<number, number> {
   return nice;
 }
 
-test('BACKGROUND_THREAD_NICE: the analysis threads run at the nice value given; the event loop\'s thread keeps its own', async () => {
+test('ANALYSIS_THREAD_NICE: the analysis threads run at the nice value given; the event loop\'s thread keeps its own', async () => {
   const before = niceByThread();
   const pool = createAnalysisPool({ threads: 2, budgetMs: 30_000, nice: 10 });
   try {

@@ -4,6 +4,7 @@ import { makeCertificate, startReceiver, type Certificate, type Receiver } from 
 import { client, createWorkspace, startServer, type ApiClient, type TestServer } from '../support/server.ts';
 import { waitFor } from '../support/wait-for.ts';
 import { WEBHOOK_ENVELOPES } from '../../processes/webhooks/payload-schemas.ts';
+import { threateningRecoveryScript as threateningScript } from '../support/scripts.ts';
 
 /**
  * The real post-call rules end to end (issue 14): a recovery call whose agent says "police will arrest you today"
@@ -18,14 +19,6 @@ let server: TestServer;
 let api: ApiClient;
 let receiver: Receiver;
 
-const threateningScript = {
-  name: 'Recovery (bad)',
-  single_call_enabled: true,
-  steps: [
-    { id: 'greet', say: 'Hello {name}, this is Ravi from Sahay Finance. This call is recorded.', next: 'threat' },
-    { id: 'threat', say: 'Your EMI of {amount} rupees is overdue. Police will arrest you today if you do not pay.', end: true },
-  ],
-};
 
 flow.before(async () => {
   certificate = makeCertificate();

@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { loanRenewalScript } from '../support/scripts.ts';
 import { client, createWorkspace, startServer, type ApiClient, type TestServer } from '../support/server.ts';
 import { waitFor } from '../support/wait-for.ts';
+import { loanRenewalScript, threateningRecoveryScript as threateningScript } from '../support/scripts.ts';
 
 /**
  * The compliance_audit report end to end over the real server, with results the real rules produced: an English
@@ -23,14 +23,6 @@ let api: ApiClient;
 let threatCallId: string;
 let campaignId: string;
 
-const threateningScript = {
-  name: 'Recovery (bad)',
-  single_call_enabled: true,
-  steps: [
-    { id: 'greet', say: 'Hello {name}, this is Ravi from Sahay Finance. This call is recorded.', next: 'threat' },
-    { id: 'threat', say: 'Your EMI of {amount} rupees is overdue. Police will arrest you today if you do not pay.', end: true },
-  ],
-};
 const cleanScript = {
   name: 'Service',
   single_call_enabled: true,

@@ -27,3 +27,13 @@ export function loanRenewalScript(): Script {
     ],
   };
 }
+
+/** A recovery script whose second step threatens arrest (no_threats / no_false_claims fail on every call it makes). */
+export const threateningRecoveryScript = {
+  name: 'Recovery (bad)',
+  single_call_enabled: true,
+  steps: [
+    { id: 'greet', say: 'Hello {name}, this is Ravi from Sahay Finance. This call is recorded.', next: 'threat' },
+    { id: 'threat', say: 'Your EMI of {amount} rupees is overdue. Police will arrest you today if you do not pay.', end: true },
+  ],
+};

@@ -34,7 +34,11 @@ import type { Telephony } from './infra/telephony/port.ts';
 import { createCallTranscription } from './processes/analysis/call-transcription.ts';
 import { createTranscriptionWorker } from './processes/analysis/transcription-worker.ts';
 import type { ConversationSpeech } from './processes/calling/conversation-ports.ts';
-import { createDialingProcesses } from './processes/calling/dialing.ts';
+import { createCallCarrier, createDialingProcesses } from './processes/calling/dialing.ts';
+import { CALLS_QUEUE } from './processes/calling/call-runner.ts';
+import { QueueConsumer } from './processes/work-queue/queue-consumer.ts';
+import { EventStoreWorkQueue } from './infra/work-queue/event-store-queue.ts';
+import type { WorkQueue } from './infra/work-queue/port.ts';
 import { createComplianceAuditRunner } from './processes/compliance/audit-runner.ts';
 import { createPostCallCompliance } from './processes/compliance/post-call-evaluation.ts';
 import { offlineConversationSpeech } from './processes/calling/offline-speech.ts';
@@ -106,6 +110,8 @@ export interface Runtime {
   reportPool: ReportPool;
   /** Who this node is and whether it leads (GET /health). */
   node: NodeStatus;
+  /** A cluster's shared work queue (CLUSTER=true): placed calls wait there for a node to carry them. Null on a lone node. */
+  workQueue: WorkQueue | null;
   /** Starts projections, process managers and timers. */
   start(): Promise<void>;
   /** Stops background work and closes the databases. */
@@ -179,6 +185,21 @@ export function openReadModelDatabase(path: string): Database.Database {
   db.pragma('synchronous = NORMAL');
   db.pragma('busy_timeout = 10000');
   return db;
+}
+
+/**
+ * A cluster node's share of the calls: claims placed calls from the calls queue and carries each to its end
+ * (CallRunner.carry), at most WORK_CALLS_PER_NODE at once. With the API's own command handler: carrying calls is no
+ * singleton work, so it is not fenced by the leader lease (the call's own stream orders it).
+ */
+function callQueueConsumer(ports: RuntimePorts, queue: WorkQueue, nodeId: string): QueueConsumer {
+  const carrier = createCallCarrier(ports);
+  return new QueueConsumer({ queue, logger: ports.logger }, { queue: CALLS_QUEUE, consumer: nodeId, concurrency: ports.config.WORK_CALLS_PER_NODE }, async (item) => {
+    const callId = item.payload.call_id;
+    if (typeof callId !== 'string') return { kind: 'park', reason: 'the item names no call_id' };
+    await carrier.carry(callId);
+    return { kind: 'ack' };
+  });
 }
 
 /** Every process manager the server runs. */
@@ -267,6 +288,8 @@ export function createRuntime(
   });
   const recognizer = createSpeechRecognizer({ apiUrl: config.SPEECH_API_URL, apiKey: config.SPEECH_API_KEY, model: config.SPEECH_MODEL, localConcurrency: workerConcurrency });
   const telephony = createTelephony(config, (message, fields) => logger.warn(fields ?? {}, message));
+  const nodeId = nodeIdOf(config.dataDirectory, config.NODE_ID);
+  const workQueue = config.CLUSTER ? new EventStoreWorkQueue(store, { claimTimeoutMs: config.WORK_CLAIM_TIMEOUT_MS, nodeId }) : null;
   const ports: RuntimePorts = {
     config,
     logger,
@@ -292,15 +315,17 @@ export function createRuntime(
     transcriptAnalysis: transcriptAnalysisFromConfig(config, analysisPool, logger),
     complianceEvaluator: analysisPool,
     reportPool: createReportPool({ threads: config.REPORT_THREADS, budgetMs: config.REPORT_BUDGET_SECONDS * 1000, readModelPath: config.readModelPath, nice: config.REPORT_THREAD_NICE }),
+    workQueue,
   };
   const processes = config.CLUSTER
     ? new ProcessRunner(store, stateDb, () => makeProcesses({ ...ports, store: singletonStore, commands: singletonCommands }), logger, options.processes)
     : new ProcessRunner(store, stateDb, makeProcesses(ports), logger, options.processes);
-  const nodeId = nodeIdOf(config.dataDirectory, config.NODE_ID);
   if (config.CLUSTER) {
     lease = new LeaderLease({ store, logger }, singletonWork({ processes, timers }), { nodeId, candidate: config.NODE_ROLE !== 'api', ttlMs: config.LEADER_LEASE_MS });
   }
   const leaderLease = lease;
+  // Every node that may lead also carries calls: it claims them from the calls queue the leader fills, whoever leads.
+  const callConsumer = workQueue && config.NODE_ROLE !== 'api' ? callQueueConsumer(ports, workQueue, nodeId) : null;
   // Creates its table: every table of state.db exists before older records are moved in.
   new IdempotencyStore(stateDb);
   moveServerStateOutOfReadModels(readDb, stateDb, logger);
@@ -311,6 +336,7 @@ export function createRuntime(
     async start() {
       projections.start();
       await ports.telephony.start?.();
+      callConsumer?.start();
       if (leaderLease) {
         leaderLease.start();
         return;
@@ -319,6 +345,8 @@ export function createRuntime(
       timers.start();
     },
     async close() {
+      // Calls this node carries finish and record their results first (unclaimed ones wait in the queue).
+      await callConsumer?.stop();
       if (leaderLease) {
         await leaderLease.stop();
       } else {

@@ -28,6 +28,10 @@ const configSchema = z.object({
   NODE_ROLE: z.enum(['all', 'api', 'worker']).default('all'),
   /** How long a leader lease lasts without renewal (CLUSTER=true); renewed every third of it. */
   LEADER_LEASE_MS: z.coerce.number().int().min(1_000).max(120_000).default(6_000),
+  /** How long a node's claim on a queued work item (a call to carry) lasts unextended (CLUSTER=true); extended every third. */
+  WORK_CLAIM_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(300_000).default(10_000),
+  /** Calls one cluster node carries at once from the calls queue (CLUSTER=true, roles all and worker). */
+  WORK_CALLS_PER_NODE: z.coerce.number().int().min(1).max(500).default(100),
   CLOCK: z.enum(['system', 'manual']).default('system'),
   CLOCK_START: z.string().datetime({ offset: true }).optional(),
   PUBLIC_BASE_URL: z.string().url().optional(),

@@ -15,6 +15,7 @@ import type { BlobStore } from './infra/blobs/port.ts';
 import { SignedRecordingLinks, type RecordingLinks } from './infra/blobs/recording-links.ts';
 import { ReportLinks } from './infra/blobs/report-links.ts';
 import { ManualClock } from './infra/clock/manual.ts';
+import { EventStoreManualClock } from './infra/clock/event-store-manual.ts';
 import type { Clock } from './infra/clock/port.ts';
 import { systemClock } from './infra/clock/system.ts';
 import { publicBaseUrl, type Config } from './infra/config.ts';
@@ -39,6 +40,7 @@ import { CALLS_QUEUE } from './processes/calling/call-runner.ts';
 import { QueueConsumer } from './processes/work-queue/queue-consumer.ts';
 import { EventStoreWorkQueue } from './infra/work-queue/event-store-queue.ts';
 import type { WorkQueue } from './infra/work-queue/port.ts';
+import { sqliteIndexStart } from './infra/work-queue/sqlite-index-start.ts';
 import { createComplianceAuditRunner } from './processes/compliance/audit-runner.ts';
 import { createPostCallCompliance } from './processes/compliance/post-call-evaluation.ts';
 import { offlineConversationSpeech } from './processes/calling/offline-speech.ts';
@@ -114,12 +116,14 @@ export interface Runtime {
   workQueue: WorkQueue | null;
   /** Starts projections, process managers and timers. */
   start(): Promise<void>;
+  /** Resolves once state shared by a cluster's nodes is read (the manual clock's time, with CLOCK=manual). */
+  ready(): Promise<void>;
   /** Stops background work and closes the databases. */
   close(): Promise<void>;
 }
 
 /** What process managers are built from: every port, before the background work that runs them exists. */
-export type RuntimePorts = Omit<Runtime, 'processes' | 'start' | 'close' | 'node'>;
+export type RuntimePorts = Omit<Runtime, 'processes' | 'start' | 'close' | 'node' | 'ready'>;
 
 export interface NodeStatus {
   id: string;
@@ -128,7 +132,11 @@ export interface NodeStatus {
   leading(): boolean;
 }
 
-export function createClock(config: Config): Clock {
+export function createClock(config: Config, store?: EventStore): Clock {
+  if (config.CLOCK === 'manual' && config.CLUSTER && store) {
+    // One clock for every node: its time lives in the shared event store (infra/clock/event-store-manual.ts).
+    return new EventStoreManualClock(store, config.CLOCK_START ? new Date(config.CLOCK_START) : new Date());
+  }
   if (config.CLOCK === 'manual') {
     mkdirSync(config.dataDirectory, { recursive: true });
     return new ManualClock(join(config.dataDirectory, 'manual-clock.json'), config.CLOCK_START ? new Date(config.CLOCK_START) : new Date());
@@ -265,7 +273,11 @@ export function createRuntime(
   const store = config.FAILPOINT_KILL_AFTER_APPEND ? withKillAfterAppend(upcasting, config.FAILPOINT_KILL_AFTER_APPEND) : upcasting;
   const readDb = openReadModelDatabase(config.readModelPath);
   const stateDb = openStateDatabase(config.statePath);
-  const clock = createClock(config);
+  const clock = createClock(config, store);
+  const sharedClock = clock instanceof EventStoreManualClock ? clock : null;
+  const clockSynced = sharedClock ? sharedClock.sync() : Promise.resolve();
+  // Awaited by start() and ready(); a failure here surfaces there, not as an unhandled rejection.
+  clockSynced.catch(() => undefined);
   const commands = new CommandHandler(store);
   // Migrates every read model (and rebuilds those whose version changed) before anything prepares a query on them.
   const runner = new ProjectionRunner(store, readDb, allProjections, logger);
@@ -289,7 +301,7 @@ export function createRuntime(
   const recognizer = createSpeechRecognizer({ apiUrl: config.SPEECH_API_URL, apiKey: config.SPEECH_API_KEY, model: config.SPEECH_MODEL, localConcurrency: workerConcurrency });
   const telephony = createTelephony(config, (message, fields) => logger.warn(fields ?? {}, message));
   const nodeId = nodeIdOf(config.dataDirectory, config.NODE_ID);
-  const workQueue = config.CLUSTER ? new EventStoreWorkQueue(store, { claimTimeoutMs: config.WORK_CLAIM_TIMEOUT_MS, nodeId }) : null;
+  const workQueue = config.CLUSTER ? new EventStoreWorkQueue(store, { claimTimeoutMs: config.WORK_CLAIM_TIMEOUT_MS, nodeId, indexStart: sqliteIndexStart(stateDb) }) : null;
   const ports: RuntimePorts = {
     config,
     logger,
@@ -333,7 +345,9 @@ export function createRuntime(
     ...ports,
     processes,
     node: { id: nodeId, role: config.NODE_ROLE, leading: () => leaderLease?.leading ?? true },
+    ready: () => clockSynced,
     async start() {
+      await clockSynced;
       projections.start();
       await ports.telephony.start?.();
       callConsumer?.start();
@@ -354,6 +368,7 @@ export function createRuntime(
         await processes.stop();
       }
       await ports.telephony.close?.();
+      await sharedClock?.stop();
       await projections.stop();
       await ports.transcriptAnalysis.close();
       await ports.transcriptSearch.close();

@@ -134,7 +134,6 @@ const configSchema = z.object({
     // on the leader, and a URL signed by one node would be refused by the next.
     if (!config.SECRETS_KEY) problem('SECRETS_KEY', 'required when CLUSTER=true (the same on every node)');
     if (!config.URL_SIGNING_SECRET) problem('URL_SIGNING_SECRET', 'required when CLUSTER=true (the same on every node)');
-    if (config.CLOCK === 'manual') problem('CLOCK', 'manual is per DATA_DIR and cannot be shared by the nodes of a cluster yet');
   }
   if (config.ANALYZER_API_URL !== undefined) {
     if (config.ANALYZER_MODEL === undefined) problem('ANALYZER_MODEL', 'required with ANALYZER_API_URL (the model name the server serves, e.g. qwen2.5:7b-instruct)');

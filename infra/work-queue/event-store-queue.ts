@@ -22,6 +22,14 @@ const WORK_TYPES = new Set<string>(WORK_ITEM_EVENT_TYPES);
 interface IndexedItem {
   state: WorkItemState;
   revision: number;
+  /** Global position of its WorkEnqueued: where a restarted index must read from to see it again. */
+  enqueuedAt: number;
+}
+
+/** Where a node's index starts reading after a restart (a node's own record, e.g. in its state.db). */
+export interface IndexStart {
+  load(): number;
+  save(position: number): void;
 }
 
 export interface EventStoreWorkQueueOptions {
@@ -30,7 +38,16 @@ export interface EventStoreWorkQueueOptions {
   now?: () => number;
   /** Names the writer in the events' metadata. */
   nodeId?: string;
+  /**
+   * Where this node's index starts: without it, the first event of the store. With it, the index records, as it
+   * reads, the position of the oldest unfinished item's WorkEnqueued (everything before is acked or parked) and a
+   * restart reads from there, not from the beginning. Parked items before that mark are then not listed.
+   */
+  indexStart?: IndexStart;
 }
+
+/** How often the index's start mark is saved at most. */
+const SAVE_START_EVERY_MS = 1_000;
 
 /**
  * The embedded work queue: each item a stream (`work-<queue>-<id>`, domain/work-item.ts) in the shared event store,
@@ -46,6 +63,8 @@ export class EventStoreWorkQueue implements WorkQueue {
   private readonly parkedItems = new Map<string, Map<string, IndexedItem>>();
   private position = 0;
   private catchingUp: Promise<void> | null = null;
+  private savedStart = -1;
+  private startSavedAt = 0;
 
   constructor(
     private readonly store: Pick<EventStore, 'append' | 'readStream' | 'readAll' | 'waitForEvents'>,
@@ -53,6 +72,8 @@ export class EventStoreWorkQueue implements WorkQueue {
   ) {
     this.claimTimeoutMs = options.claimTimeoutMs;
     this.now = options.now ?? Date.now;
+    this.position = options.indexStart?.load() ?? 0;
+    this.savedStart = this.position;
   }
 
   async enqueue(queue: string, item: WorkItemToEnqueue): Promise<void> {
@@ -183,13 +204,28 @@ export class EventStoreWorkQueue implements WorkQueue {
             if (WORK_TYPES.has(event.type)) this.index(event);
             this.position = event.position;
           }
-          if (batch.length < READ_BATCH) return;
+          if (batch.length < READ_BATCH) break;
+          // The embedded store answers at once: without a turn of the event loop, a long catch-up (a node's
+          // start) would hold up every request and timer until it is done.
+          await new Promise((resolve) => setImmediate(resolve));
         }
+        this.saveStart();
       } finally {
         this.catchingUp = null;
       }
     })();
     return this.catchingUp;
+  }
+
+  private saveStart(): void {
+    const { indexStart } = this.options;
+    if (!indexStart || Date.now() - this.startSavedAt < SAVE_START_EVERY_MS) return;
+    let start = this.position;
+    for (const items of this.queues.values()) for (const item of items.values()) start = Math.min(start, item.enqueuedAt - 1);
+    if (start === this.savedStart) return;
+    indexStart.save(start);
+    this.savedStart = start;
+    this.startSavedAt = Date.now();
   }
 
   private index(recorded: RecordedEvent): void {
@@ -199,7 +235,7 @@ export class EventStoreWorkQueue implements WorkQueue {
     if (!items) this.queues.set(queue, (items = new Map()));
     const known = items.get(id);
     if (!known && event.type !== 'WorkEnqueued') return;
-    const item = known ?? { state: workItemDecider.initialState(), revision: -1 };
+    const item = known ?? { state: workItemDecider.initialState(), revision: -1, enqueuedAt: recorded.position };
     if (recorded.revision <= item.revision) return;
     item.state = workItemDecider.evolve(item.state, event);
     item.revision = recorded.revision;

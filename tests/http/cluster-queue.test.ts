@@ -130,8 +130,10 @@ queue('a 2,000-contact campaign completes while the leader is killed twice and a
     const victim = whom === 'leader' ? leading! : leading === 'n3' ? 'n2' : 'n3';
     await kill(victim);
     killed.push(`${whom} ${victim}`);
+    if (process.env.CLUSTER_VERBOSE) console.log(`${((Date.now() - startedAt) / 1000).toFixed(1)} s: killed ${whom} ${victim} after ${when} calls`);
     if (whom === 'leader') await waitFor('another leader', leader, (name) => name !== null && name !== victim, 30_000);
     await rejoin(victim);
+    if (process.env.CLUSTER_VERBOSE) console.log(`${((Date.now() - startedAt) / 1000).toFixed(1)} s: ${victim} rejoined`);
   }
   const done = await waitFor('the campaign completed', progress, (r) => r.status === 200 && r.body.status === 'completed', 180_000);
   const seconds = (Date.now() - startedAt) / 1000;

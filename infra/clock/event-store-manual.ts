@@ -30,7 +30,12 @@ export class EventStoreManualClock extends ManualClock {
 
   /** Reads the shared time (the first node to start writes its CLOCK_START), then follows moves made elsewhere. */
   async sync(): Promise<void> {
-    await this.read();
+    const shared = (await this.store.readStream(MANUAL_CLOCK_STREAM)).at(-1);
+    if (shared) {
+      // The shared time, even when it is before this node's own CLOCK_START: the cluster has one clock.
+      this.reset(new Date(movedData.parse(shared.data).now));
+      this.revision = shared.revision;
+    }
     if (this.revision < 0) {
       try {
         await this.append(this.now(), 'no_stream');

@@ -41,6 +41,12 @@ export class ManualClock implements Clock {
     return Promise.resolve(this.advance(seconds));
   }
 
+  /** Takes the time kept elsewhere as this clock's own, before anything read this clock (a cluster node's start). */
+  protected reset(time: Date): void {
+    this.current = new Date(time.getTime());
+    this.save();
+  }
+
   /** Adopts a later time learnt from elsewhere (a cluster's shared clock); an earlier one changes nothing. */
   protected adopt(time: Date): void {
     if (time.getTime() <= this.current.getTime()) return;

@@ -20,8 +20,12 @@ export interface DialingPorts extends CallRunnerPorts {
   workQueue?: WorkQueue | null;
 }
 
-/** A call's attempts on the calls queue before it is parked (each is a node that died or stalled while carrying it). */
-const CALL_ATTEMPTS = 3;
+/**
+ * A call's claims on the calls queue before it is parked. Generous: taking a call over is always safe (an undialed
+ * call is dialed once, a dialed one is failed as interrupted), and a parked call would never end, holding its
+ * campaign open; a claim may expire only because its node stalled under load, not because the call is at fault.
+ */
+const CALL_ATTEMPTS = 20;
 
 /**
  * The calling module's process managers, sharing one set of dialing slots: the call runner, then the dialer. With

@@ -31,8 +31,8 @@ queue.before(async () => {
     SECRETS_KEY: 'cluster-test-secrets-key-0123456789abcdef',
     URL_SIGNING_SECRET: 'cluster-test-url-signing-secret-0123456789',
     SANDBOX_SPEED: '1000000',
-    // Short claims and lease: a killed node's calls go to another node after 3 s, a killed leader is replaced after 3 s.
-    WORK_CLAIM_TIMEOUT_MS: '3000',
+    // Short claims and lease: a killed node's calls go to another node after 5 s, a killed leader is replaced after 3 s.
+    WORK_CLAIM_TIMEOUT_MS: '5000',
     LEADER_LEASE_MS: '3000',
     LOG_LEVEL: 'warn',
   };
@@ -76,6 +76,37 @@ function roundRobin(apis: Record<string, ApiClient>) {
     }
     throw new Error('no API node answered');
   };
+}
+
+/** What the shared store says about calls and the calls queue, printed when the campaign does not get on. */
+function diagnose(): string {
+  const events = new Database(environment.EVENTSTORE_FILE!, { readonly: true });
+  try {
+    const count = (sql: string) => (events.prepare(sql).get() as { n: number }).n;
+    const parked = events.prepare("SELECT data FROM events WHERE type = 'WorkParked' LIMIT 5").all();
+    return JSON.stringify({
+      placed: count("SELECT count(*) AS n FROM events WHERE type = 'CallPlaced'"),
+      dialing: count("SELECT count(*) AS n FROM events WHERE type = 'CallDialingStarted'"),
+      ended: count("SELECT count(*) AS n FROM events WHERE type IN ('CallEnded', 'CallFailed')"),
+      enqueued: count("SELECT count(*) AS n FROM events WHERE type = 'WorkEnqueued'"),
+      claimed: count("SELECT count(*) AS n FROM events WHERE type = 'WorkClaimed'"),
+      acked: count("SELECT count(*) AS n FROM events WHERE type = 'WorkAcked'"),
+      nacked: count("SELECT count(*) AS n FROM events WHERE type = 'WorkNacked'"),
+      parked,
+      outcomes: count("SELECT count(*) AS n FROM events WHERE type = 'ContactAttemptEnded'"),
+      terms: count("SELECT count(*) AS n FROM events WHERE stream = 'leadership-terms'"),
+    });
+  } finally {
+    events.close();
+  }
+}
+
+async function orDiagnose<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    throw new Error(`${error instanceof Error ? error.message.slice(0, 300) : String(error)}\nstore: ${diagnose()}`);
+  }
 }
 
 async function kill(name: string): Promise<void> {
@@ -124,7 +155,7 @@ queue('a 2,000-contact campaign completes while the leader is killed twice and a
   const startedAt = Date.now();
   const killed: string[] = [];
   for (const [when, whom] of [[300, 'leader'], [800, 'leader'], [1_300, 'carrier']] as const) {
-    await waitFor(`${when} calls made`, progress, (r) => r.status === 200 && r.body.calls_made >= when, 120_000);
+    await orDiagnose(waitFor(`${when} calls made`, progress, (r) => r.status === 200 && r.body.calls_made >= when, 120_000));
     const leading = await waitFor('one leader', leader, (name) => name !== null, 30_000);
     // The carrier killed is a node carrying calls that does not lead: the worker node unless it leads now.
     const victim = whom === 'leader' ? leading! : leading === 'n3' ? 'n2' : 'n3';
@@ -135,7 +166,7 @@ queue('a 2,000-contact campaign completes while the leader is killed twice and a
     await rejoin(victim);
     if (process.env.CLUSTER_VERBOSE) console.log(`${((Date.now() - startedAt) / 1000).toFixed(1)} s: ${victim} rejoined`);
   }
-  const done = await waitFor('the campaign completed', progress, (r) => r.status === 200 && r.body.status === 'completed', 180_000);
+  const done = await orDiagnose(waitFor('the campaign completed', progress, (r) => r.status === 200 && r.body.status === 'completed', 300_000));
   const seconds = (Date.now() - startedAt) / 1000;
   if (process.env.CLUSTER_VERBOSE) console.log(`${CONTACTS} contacts in ${seconds.toFixed(1)} s; killed ${killed.join(', ')}`);
 

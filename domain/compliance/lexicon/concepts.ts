@@ -52,6 +52,7 @@ export type Concept =
   | 'freeze'
   | 'legalAction'
   | 'deadline'
+  | 'authority'
   // promotional content
   | 'product'
   | 'pitch'
@@ -97,6 +98,12 @@ export const FALSE_CLAIM_PATTERNS: readonly ConceptPattern[] = [
   ['creditRecord', 'permanentDamage'], // "CIBIL destroyed forever", "सिबिल हमेशा के लिए खराब"
   ['assets', 'freeze'], // "accounts frozen", "तनख्वाह रोकी जाएगी"
   ['legalAction', 'deadline'], // "legal proceedings by this evening", "आज ही कानूनी कार्रवाई"
+  // An authority said to act on the borrower's debt: a lender's agent speaking for the RBI, the government or the tax
+  // department is impersonation, whatever the action ("RBI … all frozen", "सरकार केस करेगी").
+  ['authority', 'freeze'],
+  ['authority', 'caseWord'],
+  ['authority', 'legalAction'],
+  ['authority', 'cancel'],
 ];
 
 /** Promotional content: a product pitched, or a perk offered. */

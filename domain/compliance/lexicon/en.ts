@@ -78,7 +78,9 @@ export const en: ComplianceLexicon = {
     "don't want any more calls", "don't want any more of these calls", 'no more of these calls', "don't want these calls", 'do not want these calls', 'never call this number', 'stop these calls',
   ],
   callWords: ['call', 'calls', 'calling', 'ring', 'ringing', 'phone', 'phoning'],
-  stopRequests: ['stop', 'quit', 'enough of'],
+  stopRequests: [
+    "don't want", 'do not want', 'dont want', 'not interested in', 'no need of', 'no need for', 'stop', 'quit', 'enough of',
+  ],
   notOptOut: ["don't call me at", "don't call me after", "don't call me before", "don't call me now", "don't call me during", 'do not call me at', 'do not call me after', 'do not call me before', 'do not call me during', "don't call me on weekdays", "don't call me in the morning"],
   negatorsBefore: ['not', 'no', 'never', "don't", "doesn't", "didn't", "isn't", "aren't", "wasn't", "won't", "can't", 'cannot', "wouldn't", "shouldn't", 'without'],
   negatorWordsBefore: 3,
@@ -88,4 +90,6 @@ export const en: ComplianceLexicon = {
   scopeBreaks: ['then', 'otherwise', 'or else', 'else', 'but', 'and then', 'so that'],
   coordinators: ['or', 'nor', 'and'],
   conditionOpeners: ['if', 'unless'],
+  subordinators: ['that', 'until', 'till', 'untill', 'and you', 'and your', 'and we', 'and they', 'because', 'since', 'which', 'who', 'so you'],
+  callTimes: ['office hours', 'working hours', 'at the office', 'at work', 'in the morning', 'in the evening', 'at night', 'after (six|seven|eight|five|6|7|8|5)', 'before (ten|nine|eleven|10|9|11)', 'on weekdays', 'on sundays', 'during (office|work|working|the day|lunch|meetings)', 'at this time', 'this week'],
 };

@@ -30,6 +30,11 @@ export interface FindOptions {
   yieldsTo?: ComplianceList;
   /** Concept patterns that claim the whole clause as `yieldsTo` does (a clause that is a false claim in other words). */
   yieldsToPatterns?: readonly ConceptPattern[];
+  /**
+   * Search whole clauses, across scope breaks: for phrases that hold a break word themselves and are never negated
+   * ("அப்புறம் பண்ணுங்க" call later, whose அப்புறம் is also "and then").
+   */
+  acrossScopeBreaks?: boolean;
 }
 
 /** What is searched: a lexicon list, or a concept class (domain/compliance/lexicon/concepts.ts). */
@@ -326,7 +331,8 @@ function* clauseScopes(text: string, language: string, options: FindOptions) {
     const whole = { start: 0, end: clause.length };
     if (options.yieldsTo && hitsOf(clause, whole, options.yieldsTo).length > 0) continue;
     if (yieldsToPatterns(each, options.yieldsToPatterns)) continue;
-    for (const scope of scopes) yield { clause, scope };
+    if (options.acrossScopeBreaks) yield { clause, scope: whole };
+    else for (const scope of scopes) yield { clause, scope };
   }
 }
 

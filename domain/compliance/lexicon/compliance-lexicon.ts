@@ -50,6 +50,8 @@ export interface ComplianceLexicon {
    * call me during office hours"), so an opt-out phrase in it is not an opt-out. "From now on" is no such time.
    */
   callTimes: readonly string[];
+  /** A call-back request ("call me tomorrow", "कल कीजिए"): in the same turn, "don't call" defers the call, not stops it. */
+  callBacks: readonly string[];
   /** Negators that precede what they negate ("not", "no"), within `negatorWordsBefore` words. */
   negatorsBefore: readonly string[];
   negatorWordsBefore: number;
@@ -89,6 +91,7 @@ export type ComplianceList =
   | 'optOut'
   | 'notOptOut'
   | 'callTimes'
+  | 'callBacks'
   | 'exposureTargets'
   | 'exposureActions'
   | 'callWords'

@@ -28,6 +28,7 @@ export type Concept =
   | 'vermin'
   | 'likeA'
   | 'insult'
+  | 'jobLoss'
   // false or misleading claims
   | 'lawOfficer'
   | 'arrest'
@@ -79,6 +80,7 @@ export const THREAT_PATTERNS: readonly ConceptPattern[] = [
   ['lateHours', 'relentless'], // "calls at eleven at night, every day, until you pay"
   ['vermin', 'likeA'], // "hide like rats", "चूहों की तरह", "எலி மாதிரி"
   ['insult'],
+  ['jobLoss'], // "I will make sure you lose your job", "नौकरी चली जाएगी" (future forms: the customer's past is not it)
 ];
 
 /** False or misleading claims: police, arrest, jail, courts, criminal cases, credit ruin, seizure, "legal action today". */

@@ -71,6 +71,7 @@ export const en: ComplianceLexicon = {
   ],
   notPromotional: ['settlement offer', 'settlement discount', 'one time settlement', 'late fee waiver', 'waiver of the late fee', 'penalty waiver', 'fee waiver', 'charges waived', 'waive the late fee', 'waive the penalty'],
   optOut: [
+    'do not call list', 'dont call list', 'dnd list', 'put me on dnd', 'put my number on dnd', 'never ring', "don't ring", 'do not ring', 'never phone',
     "don't call me", 'do not call me', 'dont call me', 'stop calling', 'stop calling me', 'never call me', "don't call again",
     'do not call again', "don't call me again", 'do not call me again', 'remove my number', 'delete my number',
     'take my number off', 'take me off', 'off your list', "don't contact me", 'do not contact me', 'no more calls',
@@ -92,4 +93,5 @@ export const en: ComplianceLexicon = {
   conditionOpeners: ['if', 'unless'],
   subordinators: ['that', 'until', 'till', 'untill', 'and you', 'and your', 'and we', 'and they', 'because', 'since', 'which', 'who', 'so you'],
   callTimes: ['office hours', 'working hours', 'at the office', 'at work', 'in the morning', 'in the evening', 'at night', 'after (six|seven|eight|five|6|7|8|5)', 'before (ten|nine|eleven|10|9|11)', 'on weekdays', 'on sundays', 'during (office|work|working|the day|lunch|meetings)', 'at this time', 'this week'],
+  callBacks: ['call me (tomorrow|later|next week|in the evening|after lunch|back later)', 'call (tomorrow|later|next week|in the evening|after lunch)', 'call back (tomorrow|later)', 'try (tomorrow|later)'],
 };

@@ -46,6 +46,7 @@ export const hiLatn: ComplianceLexicon = {
   ],
   notPromotional: ['settlement offer', 'settlement mein chhoot', 'byaaj mein chhoot', 'penalty mein chhoot', 'late fee mein chhoot', 'late fee maaf', 'penalty maaf'],
   optOut: [
+    'do not call list', 'dont call list', 'dnd list', 'dnd mein daal*',
     'number hata*', 'number delete kar*', 'list se hata*', 'list se nikal*', 'number nikal*',
     'call mat kar*', 'phone mat kar*', 'call mat ki*', 'phone mat ki*', 'call na kar*', 'phone na kar*', 'call nahi karna',
     'phone nahi karna', 'dobara call mat', 'dobara phone mat', 'number hata', 'number delete', 'call karna band',
@@ -68,4 +69,5 @@ export const hiLatn: ComplianceLexicon = {
   conditionOpeners: ['agar', 'yadi', 'jab tak'],
   subordinators: ['ki aap', 'ki aapka', 'ki aapke', 'ki tum', 'ki tumhara', 'ki tu', 'ki ye', 'ki yeh', 'ki main', 'ki hum', 'ki unka', 'ki woh', 'ki vo', 'jab tak', 'jabtak', 'kyunki', 'kyonki', 'jo', 'taki'],
   callTimes: ['office (time|ke time|mein|hours)', 'daftar (ke time|mein)', 'kaam ke time', 'subah', 'shaam', 'raat ko', 'baje ke baad', 'baje se pehle', 'ke baad karna', 'is time', 'is waqt', 'sunday', 'meeting'],
+  callBacks: ['kal (karna|kijiye|kariye|karo|phone karna|call karna)', 'baad mein (karna|kijiye|karo|phone|call)', 'phir kabhi karna'],
 };

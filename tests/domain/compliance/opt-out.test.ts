@@ -96,4 +96,37 @@ test('"from now on, don\'t call" names no time: it is an opt-out', () => {
   assert.ok(detectOptOut(transcript([['agent', 'Hello.'], ['customer', 'Abhi se mujhe call mat karna.']]), 'hi-IN'));
 });
 
+// Given a customer who names the do-not-call list, or who defers the call to later in the same turn, when opt-outs
+// are detected, then the first is an opt-out and the second is not.
+
+const doNotCallList: [language: string, text: string][] = [
+  ['en-IN', 'Add me to your DND list, please.'],
+  ['hi-IN', 'मुझे अपनी डू नॉट कॉल सूची में रखिए।'],
+  ['hi-IN', 'Mujhe apni do not call list mein rakho.'],
+  ['mr-IN', 'माझं नाव डू नॉट कॉल यादीत टाका.'],
+  ['ta-IN', 'என்னை டூ நாட் கால் பட்டியல்ல சேருங்க.'],
+  ['te-IN', 'నన్ను డూ నాట్ కాల్ జాబితాలో చేర్చండి.'],
+];
+
+for (const [language, text] of doNotCallList) {
+  test(`naming the do-not-call list is an opt-out (${language}): "${text}"`, () => {
+    assert.ok(detectOptOut(transcript([['agent', 'Hello.'], ['customer', text]]), language));
+  });
+}
+
+const deferrals: [language: string, text: string][] = [
+  ['en-IN', "Don't call me now, call me later in the evening."],
+  ['hi-IN', 'अभी फोन मत करो, बाद में करना।'],
+  ['hi-IN', 'Abhi phone mat karo, baad mein karna.'],
+  ['mr-IN', 'आत्ता फोन करू नका, नंतर करा.'],
+  ['ta-IN', 'இப்போ போன் பண்ணாதீங்க, அப்புறம் பண்ணுங்க.'],
+  ['te-IN', 'ఇప్పుడు ఫోన్ చేయకండి, తర్వాత చేయండి.'],
+];
+
+for (const [language, text] of deferrals) {
+  test(`"don't call now, call later" defers the call; it is not an opt-out (${language}): "${text}"`, () => {
+    assert.is(detectOptOut(transcript([['agent', 'Hello.'], ['customer', text]]), language), null);
+  });
+}
+
 test.run();

@@ -111,6 +111,51 @@ const FAMILIES: Family[] = [
       ['hi-IN', 'आपकी एफडी कल पूरी हो गई, पैसा आपके खाते में है।'],
     ],
   },
+  // Round 5 (from fresh-6's misses)
+  {
+    family: "the borrower's job threatened",
+    patterns: THREAT_PATTERNS,
+    found: [
+      ['en-IN', 'Keep ignoring us and you will lose your job over this.'],
+      ['hi-IN', 'ऐसे ही चलता रहा तो आपकी नौकरी चली जाएगी।'],
+      ['hi-IN', 'Aise hi chalta raha toh aapki naukri chali jayegi.'],
+      ['mr-IN', 'असंच चाललं तर तुमची नोकरी जाईल.'],
+      ['ta-IN', 'இப்படியே போனா உங்க வேலை போயிடும்.'],
+      ['te-IN', 'ఇలాగే కొనసాగితే మీ ఉద్యోగం పోతుంది.'],
+    ],
+    clean: [
+      ['en-IN', 'I am sorry you lost your job, sir, we can restructure the EMI.'],
+      ['hi-IN', 'नौकरी चली गई है तो हम किस्त कम कर सकते हैं।'],
+    ],
+  },
+  {
+    family: 'an add-on cover sold for a small price',
+    patterns: PROMOTION_PATTERNS,
+    found: [
+      ['en-IN', 'We can add accident cover for just two hundred rupees.'],
+      ['hi-IN', 'सिर्फ दो सौ रुपये में आपके लिए एक्सीडेंट कवर जोड़ दूँ?'],
+      ['hi-IN', 'Sirf do sau rupaye mein accident cover jod doon?'],
+      ['mr-IN', 'फक्त दोनशे रुपयांत अपघात विमा जोडू का?'],
+      ['ta-IN', 'வெறும் இருநூறு ரூபாய்க்கு விபத்து காப்பீடு சேர்க்கலாம்.'],
+      ['te-IN', 'కేవలం రెండు వందలకే ప్రమాద బీమా జోడించొచ్చు.'],
+    ],
+    clean: [
+      ['en-IN', 'Your accident cover is active till March.'],
+      ['hi-IN', 'आपका एक्सीडेंट कवर मार्च तक चालू है।'],
+    ],
+  },
+  {
+    family: 'a criminal matter, a cyber department',
+    patterns: FALSE_CLAIM_PATTERNS,
+    found: [
+      ['en-IN', 'The cyber police have your details now.'],
+      ['hi-IN', 'साइबर पुलिस के पास आपकी पूरी जानकारी है।'],
+      ['mr-IN', 'हे आता फौजदारी प्रकरण आहे.'],
+      ['ta-IN', 'இது இப்போ கிரிமினல் கேஸ்.'],
+      ['te-IN', 'ఇది ఇప్పుడు క్రిమినల్ కేసు.'],
+    ],
+    clean: [['en-IN', 'This is not a criminal matter, sir, it is a civil dues matter.']],
+  },
 ];
 
 for (const { family, patterns, found, clean } of FAMILIES) {

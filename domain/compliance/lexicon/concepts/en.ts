@@ -64,6 +64,7 @@ export const en: ConceptLexicon = {
     'filthy', 'stop crying', 'stop whining', 'grow a spine', 'nonsense fellow', 'third class', 'donkey', 'buffoon', 'jobless fellow', 'characterless', 'shut up',
   ],
   lawOfficer: [
+    'cyber (department|police|team|wing|cell)',
     'constable', 'constables', 'sho', 'station house officer', 'sub inspector', 'police inspector', 'inspector sahab',
     'inspector saheb', 'thanedar', 'havaldar', 'hawaldar', 'daroga', 'cop', 'cops', 'police station', 'local station',
     'thana', 'patrol', 'commissioner', 'economic offences wing', 'economic offense wing', 'eow', 'cbi', 'enforcement directorate', 'crime branch', 'cyber cell', 'cyber crime',
@@ -75,7 +76,9 @@ export const en: ConceptLexicon = {
   ],
   youObject: ['you', 'your husband', 'your son', 'him', 'her'],
   prison: ['prison', 'imprison', 'imprisoned', 'imprisonment', 'jail', 'jailed', 'behind bars', 'lockup', 'lock up', 'in the cell', 'inside for'],
-  sentence: ['sentenced', 'sentence of', 'punishable', 'years in', 'rigorous', 'years of punishment', 'criminal offence', 'criminal offense'],
+  sentence: [
+    'criminal matter', 'criminal case now', 'a criminal case', 'sentenced', 'sentence of', 'punishable', 'years in', 'rigorous', 'years of punishment', 'criminal offence', 'criminal offense',
+  ],
   judiciary: ['judge', 'judges', 'magistrate', 'magistrates', 'bailiff', 'bailiffs', 'court officer', 'high court', 'sessions court', 'the court'],
   courtOrder: ['order', 'orders', 'decree', 'ruling', 'verdict', 'summons', 'summon', 'warrant'],
   summons: ['summon', 'summons', 'summoned', 'interrogate', 'interrogation', 'questioning', 'inquiry', 'enquiry'],
@@ -100,6 +103,7 @@ export const en: ConceptLexicon = {
   // Only what a service call would not be about: an upsell (a top-up, a new or upgraded card, a limit increase, an
   // investment). A loan, a credit card or an insurance policy by itself is what many service calls discuss.
   product: [
+    'health cover', 'health insurance', 'accident cover', 'life cover', 'insurance cover', 'add on cover', 'protection plan', 'personal accident',
     'fd', 'fds', 'fd rate', 'deposit scheme', 'recurring deposit', 'rd', 'savings plan', 'insurance plan', 'ulip',
     'top up', 'topup', 'pre approved loan', 'preapproved loan', 'new loan', 'another loan', 'additional loan', 'second loan',
     'gold card', 'platinum card', 'premium card', 'add on card', 'second card', 'another card', 'new credit card', 'upgrade your card',
@@ -107,6 +111,7 @@ export const en: ConceptLexicon = {
     'mutual fund', 'mutual funds', 'sip', 'fixed deposit', 'investment plan', 'investment plans', 'demat', 'new plans', 'new scheme',
   ],
   pitch: [
+    'for just', 'for only', 'shall i add', 'can add', 'want me to add', 'add it for you',
     'shall i open', 'open one for you', 'shall i start', 'want me to open', 'shall i book one',
     'i can do it right now', 'would you like to increase', 'would you like to upgrade',
     'can give you', 'can offer', 'can get you', 'eligible for', 'you are eligible', 'would you like to hear', 'like to hear',
@@ -121,4 +126,5 @@ export const en: ConceptLexicon = {
     'no processing fee', 'complimentary', '(percent|per cent) (off|discount)', 'discount of', 'reward points', 'lowest rate', 'lowest interest', 'cashback', 'cash back',
   ],
   authority: ['rbi', 'reserve bank', 'the government', 'government of india', 'income tax department', 'income tax', 'sebi', 'the ministry', 'central government'],
+  jobLoss: ['lose your job', 'lose ur job', 'get you fired', 'have you fired', 'your job will go', 'you will be fired', 'you will lose your job', 'cost you your job'],
 };

@@ -17,6 +17,7 @@ export const hiLatn: ConceptLexicon = {
     'khada*', 'dharna', 'dera', 'gher*', 'baithe rahenge', 'baith jayenge', 'dastak',
   ],
   yourCircle: [
+    '(aapki|aapke|tumhari|tumhare) (bitiya*|ladki*|ladke*|beti*|beta*)',
     '(har|sabhi|saare|sab) (rishtedar*|dost*|jaanne wal*|padosi*|contact*|relative*)', '(aapke|tumhare) (phone|mobile) ke (har|sabhi|saare)', '(aapke|tumhare) (contact*|contacts)', '(aapke|aapki|tumhare|tumhari) (damaad*|bahu*|jija*|nanad*|devar*|mama*|chacha*)',
     `${YOUR} (parivaar*|family*|gharwal*|wife|biwi*|patni*|pati*|husband|papa*|pitaji*|mummy|maa|mother|father|bachch*|bacch*|bete*|beti*|bhai*|behen*|sasur*|saas*|saale*|rishtedar*|relatives|padosi*|neighbours|company*|hr|boss*|manager*|colleague*|staff*|dost*|friends|office*|daftar*|malik*|seth*|guarantor*)`,
     `${YOUR} (company|office) ke (hr|boss|manager|malik|log)`,
@@ -49,12 +50,16 @@ export const hiLatn: ConceptLexicon = {
     'sharam karo', 'sharam kar*', 'rona dhona band', 'rona band kar*', 'besharam*', 'ghatiya', 'neech', 'kameen*', 'haramkhor', 'nikamm*', 'ganwar', 'gawar',
     'jahil', 'badtameez*', 'lutere*', 'thag', 'do kaudi*', 'doob mar*', 'chullu bhar paani', 'muftkhor*', 'namakharam', 'kaamchor',
   ],
-  lawOfficer: ['thanedar*', 'daroga*', 'sipahi*', 'havaldar*', 'hawaldar*', 'constable*', 'inspector sahab', 'sho', 'thane*', 'thana*', 'police*', 'chowki*', 'kotwal*', 'economic offences wing', 'eow', 'cbi', 'crime branch', 'cyber cell'],
+  lawOfficer: [
+    'cyber (department|police|team|cell|vibhag)', 'thanedar*', 'daroga*', 'sipahi*', 'havaldar*', 'hawaldar*', 'constable*', 'inspector sahab', 'sho', 'thane*', 'thana*', 'police*', 'chowki*', 'kotwal*', 'economic offences wing', 'eow', 'cbi', 'crime branch', 'cyber cell',
+  ],
   arrest: ['non bailable', 'gair jamanti', 'giraftar*', 'girftar*', 'giraftari*', 'hirasat*', 'hathkadi*', 'arrest*'],
   capture: ['utha le*', 'utha ke', 'uthakar*', 'uthwa*', 'pakad le*', 'pakad ke', 'pakadkar', 'pakadwa*', 'dhar le*', 'ghasit*', 'le jayenge', 'le jayegi', 'le jayega', 'andar kar*'],
   youObject: [YOU, '(aapke|tumhare) (pati|bete|bhai)'],
   prison: ['jail*', 'jel', 'kaid*', 'salakhon', 'salakh*', 'hawalat', 'lockup', 'karagar', 'tihar*', 'andar jaana', 'andar jaoge', 'andar jayenge', 'chakki pees*'],
-  sentence: ['saza*', 'sazaa', 'karawas', 'dandniya', 'apradh hai', 'jurm hai', 'crime hai'],
+  sentence: [
+    'criminal case', 'criminal mamla', 'aapradhik mamla', 'saza*', 'sazaa', 'karawas', 'dandniya', 'apradh hai', 'jurm hai', 'crime hai',
+  ],
   judiciary: ['nyayadhish*', 'judge', 'judge sahab', 'magistrate*', 'adalat*', 'court*', 'nyayalay*'],
   courtOrder: ['aadesh*', 'order*', 'faisla', 'decree', 'summon*', 'warrant*'],
   summons: ['talab*', 'poochtaach', 'bulayenge', 'bulaya jayega', 'hazir', 'summon*'],
@@ -77,12 +82,14 @@ export const hiLatn: ConceptLexicon = {
   legalAction: ['kanooni karyavahi', 'kanooni karwai', 'kanooni kaarvai', 'legal action', 'kanooni prakriya', 'legal proceedings'],
   deadline: ['aaj', 'aaj hi', 'aaj raat', 'shaam tak', 'raat tak', 'turant', 'fauran', 'kuch ghanton mein', 'abhi ke abhi', 'today', 'tonight'],
   product: [
+    'health cover', 'health insurance', 'bima cover', 'accident cover', 'life cover',
     'fd', 'fd rate', 'recurring deposit', 'rd', 'bima yojana', 'insurance plan', 'savings plan',
     'top up*', 'topup', 'pre approved loan', 'naya loan', 'doosra loan', 'ek aur loan', 'gold card', 'gold credit card', 'platinum*',
     'add on card', 'doosra card', 'naya credit card', 'limit badh*', 'mutual fund*', 'sip', 'fixed deposit', 'investment plan*',
     '(nayi|naya|naye) (yojana*|scheme*|plan*)',
   ],
   pitch: [
+    'jod doon', 'jod du', 'jod sakte*', 'sirf (ek|do|teen|char|paanch|sau)*',
     'special', 'khas', 'khol doon', 'khol du', 'khol dein', 'shuru kar doon',
     'kar doon', 'kar du', 'badha doon', 'abhi kar sakta hoon', 'abhi kar sakti hoon',
     'mil sakta*', 'mil sakti*', 'mil sakte*', 'de sakte*', 'dila sakte*', 'dilwa*', 'chahenge', 'chahengi', 'bhej doon',
@@ -93,4 +100,5 @@ export const hiLatn: ConceptLexicon = {
     '(special|khas) (fd|byaaj|interest) (rate|dar)', 'guaranteed return*', 'pakka return', 'paisa double', '(zyada|behtar) (byaaj|return)', 'percent (off|discount|chhoot)', 'bina annual fee', 'bina saalana fees', 'bina kisi fee', 'zero fee', 'lifetime free', 'cashback', 'reward point*', 'sabse kam byaaj', 'no annual fee',
   ],
   authority: ['rbi', 'reserve bank', 'sarkar*', 'income tax', 'aaykar', 'sebi', 'government'],
+  jobLoss: ['naukri chali jayegi', 'naukri jaaye', 'naukri jayegi', 'naukri se nikalwa*', 'naukri chhin*', 'naukri cheen*'],
 };

@@ -47,7 +47,6 @@ export class EventStoreManualClock extends ManualClock {
     this.follower ??= setInterval(() => {
       this.following = this.following.then(() => this.read()).catch(() => undefined);
     }, FOLLOW_EVERY_MS);
-    this.follower.unref();
   }
 
   stop(): Promise<void> {

@@ -33,7 +33,7 @@ import { createSpeechRecognizer } from './infra/speech/recognizer-from-config.ts
 import { createTelephony } from './infra/telephony/create-telephony.ts';
 import type { Telephony } from './infra/telephony/port.ts';
 import { createCallTranscription } from './processes/analysis/call-transcription.ts';
-import { createTranscriptionWorker } from './processes/analysis/transcription-worker.ts';
+import { createTranscriptionJobRunner, createTranscriptionWorker, DEFAULT_TRANSCRIPT_CONCURRENCY, TRANSCRIPTION_QUEUES, type JobLane } from './processes/analysis/transcription-worker.ts';
 import type { ConversationSpeech } from './processes/calling/conversation-ports.ts';
 import { createCallCarrier, createDialingProcesses } from './processes/calling/dialing.ts';
 import { CALLS_QUEUE } from './processes/calling/call-runner.ts';
@@ -210,10 +210,44 @@ function callQueueConsumer(ports: RuntimePorts, queue: WorkQueue, nodeId: string
   });
 }
 
+/**
+ * A cluster node's share of the transcription jobs: one consumer per lane (audio: WORKER_CONCURRENCY or the cores;
+ * submitted transcripts: DEFAULT_TRANSCRIPT_CONCURRENCY), each job one attempt on its stream. A job cut short by
+ * this node stopping goes back to its queue at once (nack) and runs on another node as its next attempt.
+ */
+function transcriptionQueueConsumers(ports: RuntimePorts, queue: WorkQueue, nodeId: string, stopping: AbortSignal): QueueConsumer[] {
+  const runner = createTranscriptionJobRunner(ports, {}, stopping);
+  const lanes: Array<[JobLane, number]> = [
+    ['audio', ports.config.WORKER_CONCURRENCY ?? availableParallelism()],
+    ['transcript', DEFAULT_TRANSCRIPT_CONCURRENCY],
+  ];
+  return lanes.map(
+    ([lane, concurrency]) =>
+      new QueueConsumer({ queue, logger: ports.logger }, { queue: TRANSCRIPTION_QUEUES[lane], consumer: nodeId, concurrency }, async (item) => {
+        const jobId = item.payload.job_id;
+        if (typeof jobId !== 'string') return { kind: 'park', reason: 'the item names no job_id' };
+        await runner.run(jobId);
+        return stopping.aborted ? { kind: 'nack', reason: 'the node stopped during the job' } : { kind: 'ack' };
+      }),
+  );
+}
+
+/** Transcription jobs go to the lanes' work queues in a cluster; a lone node runs them itself. */
+function transcriptionWorker(ports: RuntimePorts) {
+  const queue = ports.workQueue;
+  if (!queue) return createTranscriptionWorker(ports);
+  return createTranscriptionWorker(ports, {
+    enqueue: (job) => queue.enqueue(TRANSCRIPTION_QUEUES[job.lane], { id: job.jobId, payload: { job_id: job.jobId }, maxAttempts: TRANSCRIPTION_QUEUE_ATTEMPTS }),
+  });
+}
+
+/** Claims of a job before its queue item is parked: above the job's own attempts (DEFAULT_MAX_ATTEMPTS), which decide. */
+const TRANSCRIPTION_QUEUE_ATTEMPTS = 10;
+
 /** Every process manager the server runs. */
 export function allProcessManagers(ports: RuntimePorts): ProcessManager[] {
   return [
-    createTranscriptionWorker(ports),
+    transcriptionWorker(ports),
     createCallTranscription(ports),
     createPostCallCompliance(ports),
     createComplianceAuditRunner(ports),
@@ -336,8 +370,11 @@ export function createRuntime(
     lease = new LeaderLease({ store, logger }, singletonWork({ processes, timers }), { nodeId, candidate: config.NODE_ROLE !== 'api', ttlMs: config.LEADER_LEASE_MS });
   }
   const leaderLease = lease;
-  // Every node that may lead also carries calls: it claims them from the calls queue the leader fills, whoever leads.
-  const callConsumer = workQueue && config.NODE_ROLE !== 'api' ? callQueueConsumer(ports, workQueue, nodeId) : null;
+  // Every node that may lead also carries calls and runs transcription jobs: it claims them from the work queues
+  // the leader fills, whoever leads.
+  const consumersStopped = new AbortController();
+  const consumers =
+    workQueue && config.NODE_ROLE !== 'api' ? [callQueueConsumer(ports, workQueue, nodeId), ...transcriptionQueueConsumers(ports, workQueue, nodeId, consumersStopped.signal)] : [];
   // Creates its table: every table of state.db exists before older records are moved in.
   new IdempotencyStore(stateDb);
   moveServerStateOutOfReadModels(readDb, stateDb, logger);
@@ -350,7 +387,7 @@ export function createRuntime(
       await clockSynced;
       projections.start();
       await ports.telephony.start?.();
-      callConsumer?.start();
+      for (const consumer of consumers) consumer.start();
       if (leaderLease) {
         leaderLease.start();
         return;
@@ -359,8 +396,10 @@ export function createRuntime(
       timers.start();
     },
     async close() {
-      // Calls this node carries finish and record their results first (unclaimed ones wait in the queue).
-      await callConsumer?.stop();
+      // Calls this node carries finish and record their results first (unclaimed ones wait in the queue); its
+      // transcription jobs stop and go back to the queue for another node.
+      consumersStopped.abort();
+      await Promise.all(consumers.map((consumer) => consumer.stop()));
       if (leaderLease) {
         await leaderLease.stop();
       } else {

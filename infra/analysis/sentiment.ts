@@ -90,6 +90,9 @@ interface CompiledSentimentLexicon {
   contrastWords: Set<string>;
   /** Each flat-agreement phrase as its normalised words. */
   flatAgreements: string[][];
+  pastMarkers: Set<string>;
+  /** English puts "was" before the state word; the Indic languages put था, होतो, இருந்தது after it. */
+  pastMarkerBefore: boolean;
 }
 
 const compiledLexicons = new Map<LexiconKey, CompiledSentimentLexicon>();
@@ -135,6 +138,8 @@ function compiledLexicon(key: LexiconKey): CompiledSentimentLexicon {
       ),
       contrastWords: new Set(lexicon.contrastWords.map(normalizeText)),
       flatAgreements: lexicon.flatAgreements.map((phrase) => tokenize(phrase, key === 'hi-latn' ? 'hi' : key)),
+      pastMarkers: new Set(lexicon.pastMarkers.map(normalizeText)),
+      pastMarkerBefore: key === 'en',
     };
     compiledLexicons.set(key, compiled);
   }
@@ -171,6 +176,22 @@ interface ScoredMatch {
   valence: number;
   /** From a mild lexicon entry (|valence| <= 1): courtesy, not mood. */
   mild: boolean;
+  /** A state said in the past tense ("परेशान था", "I was upset"). */
+  past: boolean;
+}
+
+/** How many words from a state word its past-tense marker may stand ("I was very upset", "खूप वैतागलो होतो"). */
+const PAST_MARKER_REACH = 2;
+
+function saidInThePast(lexicons: readonly CompiledSentimentLexicon[], words: readonly string[], match: PhraseMatch<number>): boolean {
+  for (let distance = 1; distance <= PAST_MARKER_REACH; distance++) {
+    for (const lexicon of lexicons) {
+      const index = lexicon.pastMarkerBefore ? match.start - distance : match.end - 1 + distance;
+      const word = words[index];
+      if (word !== undefined && lexicon.pastMarkers.has(word)) return true;
+    }
+  }
+  return false;
 }
 
 /** Where a dismissive repeated agreement ("haan haan", "हाँ हाँ ठीक है", "சரி சரி") ends in `words`, or -1. */
@@ -247,7 +268,8 @@ function turnValence(text: string, language: string): TurnValence {
         askedPleasure += valence;
         continue;
       }
-      scored.push({ position: offset + match.start, clause, valence, mild: isMild(match.value) });
+      const past = valence < 0 && saidInThePast(lexicons, words, match);
+      scored.push({ position: offset + match.start, clause, valence, mild: isMild(match.value), past });
     }
     negatorPresent ||= words.some(
       (word, i) => !covered.has(i) && negationRules.some((rule) => rule.before.has(word) || rule.after.has(word)),
@@ -259,6 +281,10 @@ function turnValence(text: string, language: string): TurnValence {
     offset += words.length;
   });
 
+  if (scored.some((match) => match.valence > 0)) {
+    // "चलो अच्छा हुआ, मैं परेशान था कि पहुँची या नहीं": the worry was, the relief is.
+    for (const match of scored) if (match.past) match.valence = 0;
+  }
   let courtesyAdjustment = 0;
   const requests = turnRequests(text, language);
   if (requests.has('dnd_request')) {
@@ -286,7 +312,7 @@ function turnValence(text: string, language: string): TurnValence {
     }
     // Otherwise eager ("हाँ हाँ, आ गया। बहुत बहुत शुक्रिया"): the repetition adds nothing.
   }
-  const last = scored[scored.length - 1];
+  const last = scored.filter((match) => match.valence !== 0).at(-1);
   if (contrastPosition < 0 && last && last.valence <= COMPLAINT_VALENCE) {
     // The turn ends in a complaint: what was pleasant before it, in earlier clauses, was sarcasm or politeness.
     for (const match of scored) {

@@ -193,4 +193,16 @@ test('given a Marathi word with the emphatic particle च, then it counts as the
   assert.is(turnBucket('मग छान आहे.', 'mr-IN'), 'positive');
 });
 
+test('given a worry in the past tense and relief in the same turn, then the worry is resolved; alone it still counts', () => {
+  const resolved: [language: string, text: string][] = [
+    ['en-IN', "Oh good, I was worried it hadn't reached you. Thanks."],
+    ['hi-IN', 'चलो अच्छा हुआ, मैं परेशान था कि पहुँची या नहीं। शुक्रिया।'],
+    ['hi-IN', 'Chalo accha hua, main pareshan tha ki pahunchi ya nahi. Shukriya.'],
+    ['mr-IN', 'छान झालं, मी खूप वैतागलो होतो की पैसे गेले. धन्यवाद.'],
+  ];
+  for (const [language, text] of resolved) assert.is(turnBucket(text, language), 'positive', `${language}: ${text}`);
+  assert.is(turnBucket('I was very upset about that charge.', 'en-IN'), 'negative');
+  assert.is(turnBucket('उस चार्ज से मैं बहुत परेशान था।', 'hi-IN'), 'negative');
+});
+
 test.run();

@@ -5,7 +5,8 @@
  *   "main" column: bench/data/held-out-2-baseline.json), then tuning data for the third round (its "round 2" column:
  *   bench/data/held-out-2-round-2.json, the figures when the third round started). Its figures are tuned-on now.
  * - the third slice, bench/data/held-out-3-transcripts.json: written and committed before the third round, measured
- *   once then (bench/data/held-out-3-baseline.json) and never tuned on: its figures are the honest ones.
+ *   once then (bench/data/held-out-3-baseline.json), never tuned on, and run once at the end of the round
+ *   (bench/data/held-out-3-round-3.json): its figures are the honest ones.
  *
  * Run: npx tsx bench/analysis-sentiment.ts [--slice 2|3] [--misses] [--held-out-misses] [--record-baseline]
  *   --slice 2         print only the second slice (what a tuning session runs, so as not to watch the third)
@@ -85,7 +86,10 @@ export const SLICES: readonly SlicePlan[] = [
     slice: 'held_out_3',
     title: 'third slice (HELD OUT: never tuned on; quote these)',
     dataPath: data('held-out-3-transcripts.json'),
-    baselines: [{ label: 'round 2', path: data('held-out-3-baseline.json') }],
+    baselines: [
+      { label: 'round 2', path: data('held-out-3-baseline.json') },
+      { label: 'round 3', path: data('held-out-3-round-3.json') },
+    ],
   },
 ];
 

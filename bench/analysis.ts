@@ -150,7 +150,7 @@ console.log(`  = ${(median(job.latencySeconds) / job.audioSeconds).toFixed(2)} x
 const text = measureTextAnalysis();
 console.log(`\n3. Text analysis: ${text.transcriptsPerSecond.toFixed(0)} transcripts/s (summary + sentiment + intent + QA, median of ${text.runs} runs, one core)`);
 for (const set of text.sets) {
-  const what = set.set === 'tuned' ? 'tuned set (lexicons grown on it)' : 'first held-out slice (tuned on since issue 18: quote section 4)';
+  const what = set.set === 'tuned' ? 'tuned set (lexicons grown on it)' : 'first held-out slice (tuned on since issue 18: quote section 4, third slice)';
   console.log(`\n  ${what}: ${relative(process.cwd(), set.dataPath)}`);
   printAccuracy([...set.byLanguage, set.overall]);
 }

@@ -57,8 +57,8 @@ export const analyticsProjection = defineProjection<AnalyticsEvent>({
   // v2: a `level` column leads each rollup's key after the zone, so a query reads only its level's rows.
   // v3: rollups by UTC time bucket (15 minutes, hour, UTC day) instead of by local day in a few zones, so every zone
   // and date-time bound reads rollups; scores summed in thousandths of a point.
-  // v4: dispositions (facts and rollups) and the QA parameter rows' own workspace, agent, scorecard, time and call,
-  // for the reports (projections/report-queries.ts), which read per-call rows for them before.
+  // v4: dispositions (facts and rollups), a QA result's campaign, and the QA parameter rows' own workspace, agent,
+  // scorecard, time and call, for the reports (projections/report-queries.ts), which read per-call rows for them.
   version: 4,
   tables: [
     'analytics_jobs',
@@ -125,9 +125,12 @@ export const analyticsProjection = defineProjection<AnalyticsEvent>({
       at TEXT NOT NULL,
       overall_score REAL NOT NULL,
       passed INTEGER NOT NULL,
-      parameter_scores TEXT NOT NULL
+      parameter_scores TEXT NOT NULL,
+      campaign_id TEXT NOT NULL
     );
     CREATE INDEX IF NOT EXISTS analytics_qa_by_time ON analytics_qa (workspace_id, at);
+    -- QA by campaign (report-queries.ts qaGroups) from the index alone.
+    CREATE INDEX IF NOT EXISTS analytics_qa_by_campaign ON analytics_qa (workspace_id, at, campaign_id, agent_id, scorecard_id, overall_score, passed);
     CREATE INDEX IF NOT EXISTS analytics_qa_by_call ON analytics_qa (call_id) WHERE call_id IS NOT NULL;
     CREATE TABLE IF NOT EXISTS analytics_qa_parameters (
       source_id TEXT NOT NULL, parameter_name TEXT NOT NULL,
@@ -208,6 +211,7 @@ export const analyticsProjection = defineProjection<AnalyticsEvent>({
             call_id: callId,
             job_id: data.job_id,
             agent_id: before ? before.agent_id : typeof metadataAgent === 'string' ? metadataAgent : '',
+            campaign_id: before ? before.campaign_id : '',
             at: before ? before.started_at : instantText(data.completed_at),
             score: data.qa_score,
             scorecard: { id: job.scorecard_id ?? '', version: job.scorecard_version ?? 0 },
@@ -370,6 +374,8 @@ interface QaRecord {
   call_id: string | null;
   job_id: string;
   agent_id: string;
+  /** The scored call's campaign; '' for a single call or a standalone job. */
+  campaign_id: string;
   at: string;
   score: JobQaScore;
   scorecard: { id: string; version: number };
@@ -377,8 +383,8 @@ interface QaRecord {
 
 function qaStatements(db: Database) {
   const insert = db.prepare(
-    `INSERT OR IGNORE INTO analytics_qa (source_id, workspace_id, call_id, job_id, agent_id, scorecard_id, scorecard_version, at, overall_score, passed, parameter_scores)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT OR IGNORE INTO analytics_qa (source_id, workspace_id, call_id, job_id, agent_id, scorecard_id, scorecard_version, at, overall_score, passed, parameter_scores, campaign_id)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const insertParameter = db.prepare(
     `INSERT OR REPLACE INTO analytics_qa_parameters (source_id, parameter_name, score, max_score, passed, workspace_id, agent_id, scorecard_id, at, call_id)
@@ -416,6 +422,7 @@ function qaStatements(db: Database) {
         score.overall_score,
         score.passed ? 1 : 0,
         JSON.stringify(score.parameter_scores),
+        qa.campaign_id,
       );
       if (inserted.changes === 0) return;
       for (const parameter of score.parameter_scores) {

@@ -7,7 +7,8 @@ import { preparedStatement } from './statement-cache.ts';
  * The figures reports need beyond the analytics endpoints' (call-analytics.ts, qa-analytics.ts): dispositions and
  * QA by agent from the analytics rollups (as the endpoints read theirs), and what no rollup can keep read from
  * per-call and per-result rows through covering indexes: distinct contacts attempted and reached (the `calls` read
- * model's contacts_by_started), QA by campaign, and an agent's lowest-scoring calls on a parameter (the first
+ * model's calls_contacts_by_started), QA by campaign (analytics_qa_by_campaign: a result keeps its call's campaign),
+ * and an agent's lowest-scoring calls on a parameter (the first
  * entries of analytics_qa_parameters_lowest). Bounds are instants (`range.fromInstant` .. `range.toInstant`,
  * inclusive). tests/projections/report-queries.test.ts checks each against the per-call query it replaced.
  */
@@ -73,7 +74,7 @@ export interface QaGroup {
 
 /**
  * QA results by agent (the QA rollups), or by the campaign of the scored call (a standalone job has none; per-result
- * rows), over the same rows and the same time rule as `qaSums` (scored calls by the day they started, standalone
+ * rows, which keep the call's campaign), over the same rows and the same time rule as `qaSums` (scored calls by the day they started, standalone
  * jobs by the day they completed). Scores are summed in thousandths of a point, as qaSums does.
  */
 export function qaGroups(db: Database, workspaceId: string, range: AnalyticsRange, filter: QaFacts, by: 'agent' | 'campaign'): QaGroup[] {
@@ -87,8 +88,8 @@ export function qaGroups(db: Database, workspaceId: string, range: AnalyticsRang
   }
   return preparedStatement(
     db,
-    `SELECT coalesce(c.campaign_id, '') AS grp, count(*) AS evaluated, sum(round(q.overall_score * 1000)) AS score_milli, sum(q.passed) AS passed
-     FROM analytics_qa q LEFT JOIN analytics_calls c ON c.call_id = q.call_id WHERE q.workspace_id = ? AND q.at >= ? AND q.at <= ?${conditions.join('')}
+    `SELECT q.campaign_id AS grp, count(*) AS evaluated, sum(round(q.overall_score * 1000)) AS score_milli, sum(q.passed) AS passed
+     FROM analytics_qa q INDEXED BY analytics_qa_by_campaign WHERE q.workspace_id = ? AND q.at >= ? AND q.at <= ?${conditions.join('')}
      GROUP BY grp ORDER BY grp`,
   )
     .all(workspaceId, range.fromInstant, range.toInstant, ...values)

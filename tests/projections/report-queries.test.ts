@@ -65,7 +65,7 @@ const before = {
       .prepare(
         `SELECT check_name AS "check", severity, count(DISTINCT subject_id) AS calls_evaluated,
            count(DISTINCT CASE WHEN passed = 0 THEN subject_id END) AS failed_calls, coalesce(sum(violations), 0) AS violations
-         FROM compliance_checks WHERE workspace_id = @workspace_id AND occurred_at >= @from AND occurred_at <= @to${where}
+         FROM compliance_checks NOT INDEXED WHERE workspace_id = @workspace_id AND occurred_at >= @from AND occurred_at <= @to${where}
          GROUP BY check_name, severity ORDER BY failed_calls DESC, check_name`,
       )
       .all({ workspace_id: WS, from: filter.fromInstant, to: filter.toInstant, ...(filter.campaign_id !== undefined ? { campaign_id: filter.campaign_id } : {}), ...(filter.language !== undefined ? { language: filter.language } : {}) });
@@ -233,7 +233,7 @@ test('the lowest-scoring calls from the index equal the scan of the range, worst
   assert.ok(examples > 1000, 'the cases have examples');
 });
 
-test('compliance check results grouped by call in index order equal the DISTINCT counts', () => {
+test('compliance check results from the covering index equal the table scan, a check twice in a call counted once', () => {
   const filters = [{}, { campaign_id: REPORT_CAMPAIGNS[0] }, { language: 'te-IN' }, { campaign_id: REPORT_CAMPAIGNS[2], language: 'ta-IN' }];
   let rows = 0;
   for (const range of ranges) {

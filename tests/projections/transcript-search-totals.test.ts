@@ -8,7 +8,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import type { TranscriptSegment } from '../../domain/transcription-job.ts';
 import { searchWords } from '../../projections/search-text.ts';
 import { transcriptSearchProjection } from '../../projections/transcript-search.ts';
-import { searchTranscripts, DEFAULT_SEARCH_TUNING, type TranscriptSearch } from '../../projections/transcript-search-queries.ts';
+import { searchTranscripts, DEFAULT_SEARCH_TUNING, type SearchTuning, type TranscriptSearch } from '../../projections/transcript-search-queries.ts';
 import { SearchTotals, totalKey } from '../../projections/transcript-search-totals.ts';
 import { searchIndex, transcriptEvents } from '../support/search-events.ts';
 
@@ -46,15 +46,15 @@ const QUERIES: Array<[string, Partial<TranscriptSearch>]> = [
   ['loan renew', { from: '2026-03-01T00:03:00.000Z' }],
 ];
 
-function search(db: BetterSqlite3.Database, workspaceId: string, query: string, options: Partial<TranscriptSearch>, totals?: SearchTotals) {
-  return searchTranscripts(db, { workspaceId, words: searchWords(query), limit: 2, offset: 0, ...options }, DEFAULT_SEARCH_TUNING, totals);
+function search(db: BetterSqlite3.Database, workspaceId: string, query: string, options: Partial<TranscriptSearch>, totals?: SearchTotals, tuning: SearchTuning = DEFAULT_SEARCH_TUNING) {
+  return searchTranscripts(db, { workspaceId, words: searchWords(query), limit: 2, offset: 0, ...options }, tuning, totals);
 }
 
 /** Each query, with the remembered totals and afresh: the same total and page. */
-function assertExact(db: BetterSqlite3.Database, workspaceId: string, totals: SearchTotals, label: string): number[] {
+function assertExact(db: BetterSqlite3.Database, workspaceId: string, totals: SearchTotals, label: string, tuning: SearchTuning = DEFAULT_SEARCH_TUNING): number[] {
   return QUERIES.map(([query, options]) => {
-    const remembered = search(db, workspaceId, query, options, totals);
-    const fresh = search(db, workspaceId, query, options);
+    const remembered = search(db, workspaceId, query, options, totals, tuning);
+    const fresh = search(db, workspaceId, query, options, undefined, tuning);
     assert.equal(remembered, fresh, `${label}: ${query} ${JSON.stringify(options)}`);
     return fresh.total;
   });
@@ -73,6 +73,19 @@ test('new transcripts past the watermark: totals stay exact, phrases (5 s rule) 
   // The entries moved to the new watermark (8 transcripts, 30 segments); limit and offset are not in the key.
   assert.is(totals.get(totalKey({ workspaceId: 'ws_a', words: ['loan'], limit: 5, offset: 10 }))?.watermark, 30);
   assert.is(totals.size.entries, QUERIES.length);
+});
+
+test('every plan counts exactly past the watermark: phrases of common words (no word rare), sorted and walked pages', () => {
+  for (const tuning of [{ rareHits: 1, walkCost: 1 }, { rareHits: 1, walkCost: 1e9 }, { rareHits: 1_000, walkCost: 1e-9 }]) {
+    const index = searchIndex();
+    const totals = new SearchTotals();
+    for (let n = 0; n < 3; n++) addTranscript(index, 'ws_a', conversation(`Asha ${n}`));
+    assertExact(index.db, 'ws_a', totals, `first ${JSON.stringify(tuning)}`, tuning);
+    for (let n = 0; n < 2; n++) addTranscript(index, 'ws_a', conversation(`Ravi ${n}`));
+    addTranscript(index, 'ws_a', [segment('agent', 'loan renew together', 0, 2), segment('customer', 'renew, later loan', 30, 31)]);
+    const after = assertExact(index.db, 'ws_a', totals, `after ${JSON.stringify(tuning)}`, tuning);
+    assert.equal(after.slice(0, 5), [12, 12, 12, 7, 7]);
+  }
 });
 
 test('the remembered total is what is answered, plus only the matches indexed after its watermark', () => {

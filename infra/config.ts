@@ -54,6 +54,11 @@ const configSchema = z.object({
   /** New calls per second sent to the trunk (trunks refuse bursts above their contract). */
   SIP_MAX_CPS: z.coerce.number().positive().max(1000).default(10),
   SIP_AMD: booleanString.default(true),
+  /**
+   * The nice value of the SIP media thread (infra/telephony/sip/media-thread.ts), -20 to 19 (Linux). Below 0 needs
+   * root (or CAP_SYS_NICE); refused, the thread runs at the normal priority. Default decided by bench:sip (docs/telephony.md).
+   */
+  MEDIA_THREAD_NICE: z.coerce.number().int().min(-20).max(19).default(-10),
   /** The sandbox's calls end this many times faster than real time on the clock (1: real time). */
   SANDBOX_SPEED: z.coerce.number().min(1).max(1e9).default(1),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).optional(),

@@ -1,7 +1,8 @@
 import { setPriority } from 'node:os';
 
 /**
- * A lower scheduling priority for background threads (ANALYSIS_THREAD_NICE, REPORT_THREAD_NICE).
+ * A thread's own scheduling priority: lower for background threads (ANALYSIS_THREAD_NICE, REPORT_THREAD_NICE),
+ * higher for the SIP media thread (MEDIA_THREAD_NICE, negative: needs root or CAP_SYS_NICE).
  *
  * On Linux `setpriority(PRIO_PROCESS, 0)` applies to the calling thread, so a pool's threads can run at nice 10
  * while the thread that serves requests stays at 0, and the kernel's fair scheduler then weighs them about a tenth of
@@ -20,6 +21,6 @@ export function runThisThreadAt(nice: number): void {
   try {
     setPriority(nice);
   } catch {
-    // A container that forbids it: the thread runs at the normal priority.
+    // A container that forbids it (or a negative value without privilege): the thread runs at the normal priority.
   }
 }

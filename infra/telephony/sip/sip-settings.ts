@@ -16,6 +16,8 @@ export interface SipSettings {
   maxCallsPerSecond: number;
   /** Answering-machine detection on answered calls (SIP_AMD). */
   answeringMachineDetection: boolean;
+  /** The media thread's nice value (MEDIA_THREAD_NICE); 0 when absent. */
+  mediaThreadNice?: number;
 }
 
 export type SipConfig = Pick<
@@ -32,6 +34,7 @@ export type SipConfig = Pick<
   | 'RING_TIMEOUT_SECONDS'
   | 'SIP_MAX_CPS'
   | 'SIP_AMD'
+  | 'MEDIA_THREAD_NICE'
 >;
 
 export function sipSettingsFrom(config: SipConfig): SipSettings {
@@ -51,6 +54,7 @@ export function sipSettingsFrom(config: SipConfig): SipSettings {
     ringTimeoutSeconds: config.RING_TIMEOUT_SECONDS,
     maxCallsPerSecond: config.SIP_MAX_CPS,
     answeringMachineDetection: config.SIP_AMD,
+    mediaThreadNice: config.MEDIA_THREAD_NICE,
   };
 }
 

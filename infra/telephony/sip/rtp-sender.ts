@@ -99,8 +99,9 @@ export class RtpSender implements ClockedStream {
     }
     const age = frame - digit.frame; // 0-4: tone (100 ms), 5-7: End packets, 8-10: gap
     if (age >= 11) {
+      // The gap is over: the next key (if any) starts in this very frame, so keys are 60 ms apart.
       this.digits.shift();
-      return false;
+      return this.digits.length > 0 && this.tickDigit(frame, timestamp, remote);
     }
     if (age >= 8) return false;
     const end = age >= 5;

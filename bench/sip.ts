@@ -11,7 +11,8 @@
  * (p50/p99/max and late packets > 5 ms), CPU per call (share of one core per simultaneous call and CPU ms per call),
  * RSS per call, and answering-machine detection accuracy on the greeting set.
  * Env: BENCH_SIP_CALLS (default 100), BENCH_SIP_CPS (calls per second, default 20), BENCH_SIP_RECORDING=0 (recording off),
- * MEDIA_THREAD_NICE (the media thread's nice value, default -10 as the server's; the figure printed is the one it got).
+ * MEDIA_THREAD_NICE and MEDIA_THREAD_REALTIME_PRIORITY (the media thread's scheduling, defaults as the server's: -10
+ * and 10; what the thread got is printed).
  */
 import { enterNetworkNamespace, startPeer } from '../tests/support/network-namespace.ts';
 await enterNetworkNamespace(import.meta.url);
@@ -85,6 +86,7 @@ const carrier = new SipTelephony({
   maxCallsPerSecond: CPS,
   answeringMachineDetection: false,
   mediaThreadNice: Number(process.env.MEDIA_THREAD_NICE ?? -10),
+  mediaThreadRealtimePriority: Number(process.env.MEDIA_THREAD_REALTIME_PRIORITY ?? 10),
 });
 await carrier.start();
 const speech = offlineConversationSpeech();
@@ -165,7 +167,7 @@ console.log(`  DTMF to next prompt: p50 ${ms(percentile(dtmfToNext, 50))}, p99 $
 console.log(
   `  send-side RTP inter-packet deviation from 20 ms (${deviations.length} intervals): p50 ${ms(percentile(deviations, 50))}, p99 ${ms(percentile(deviations, 99))}, max ${ms(Math.max(...deviations))}; late > 5 ms ${deviations.filter((value) => value > 5).length} (${((100 * deviations.filter((value) => value > 5).length) / Math.max(1, deviations.length)).toFixed(2)} %)`,
 );
-console.log(`  media clock tick lateness (media thread at nice ${clock.nice}): p50 ${ms(percentile(clock.lateness, 50))}, p99 ${ms(percentile(clock.lateness, 99))}`);
+console.log(`  media clock tick lateness (media thread at nice ${clock.nice}, real-time priority ${clock.realtimePriority || 'none'}): p50 ${ms(percentile(clock.lateness, 50))}, p99 ${ms(percentile(clock.lateness, 99))}; tick duration p50 ${ms(percentile(clock.durations, 50))}, p99 ${ms(percentile(clock.durations, 99))}, max ${ms(Math.max(...clock.durations))}`);
 console.log(`  CPU ${cpuSeconds.toFixed(1)} s for ${callSeconds.toFixed(0)} call-seconds: ${((100 * cpuSeconds) / Math.max(1, callSeconds)).toFixed(2)} % of a core per simultaneous call, ${((1000 * cpuSeconds) / Math.max(1, answered.length)).toFixed(0)} ms CPU per call`);
 console.log(`  RSS: base ${(baseRss / 2 ** 20).toFixed(0)} MB, peak ${(peakRss / 2 ** 20).toFixed(0)} MB, ${((peakRss - baseRss) / 2 ** 20 / Math.max(1, peakActive)).toFixed(2)} MB per simultaneous call`);
 console.log(`  answering-machine detection on the greeting set: ${amdRight}/${set.length} right`);

@@ -59,6 +59,8 @@ const configSchema = z.object({
    * root (or CAP_SYS_NICE); refused, the thread runs at the normal priority. Default decided by bench:sip (docs/telephony.md).
    */
   MEDIA_THREAD_NICE: z.coerce.number().int().min(-20).max(19).default(-10),
+  /** SCHED_RR priority of the SIP media thread, 1-99, or 0 for none (root or CAP_SYS_NICE; refused, nice applies). */
+  MEDIA_THREAD_REALTIME_PRIORITY: z.coerce.number().int().min(0).max(99).default(10),
   /** The sandbox's calls end this many times faster than real time on the clock (1: real time). */
   SANDBOX_SPEED: z.coerce.number().min(1).max(1e9).default(1),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).optional(),

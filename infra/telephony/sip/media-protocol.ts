@@ -1,12 +1,16 @@
+import { performance } from 'node:perf_hooks';
 import type { G711 } from './sdp.ts';
 
 /**
  * The messages between the main thread (media-thread.ts, rtp-stream.ts) and the media thread (media-worker.ts),
  * and the one clock both read. `performance.now()` counts from each thread's own start, so times that cross
- * threads are `monotonicMs()`: the process's monotonic clock (CLOCK_MONOTONIC), the same in every thread.
+ * threads are `monotonicMs()`: the process's monotonic clock (CLOCK_MONOTONIC), the same in every thread. Each
+ * thread measures its offset once, and reads `performance.now()` after that (no BigInt made per packet).
  */
+const MONOTONIC_OFFSET_MS = Number(process.hrtime.bigint()) / 1e6 - performance.now();
+
 export function monotonicMs(): number {
-  return Number(process.hrtime.bigint()) / 1e6;
+  return performance.now() + MONOTONIC_OFFSET_MS;
 }
 
 export interface RemoteMedia {
@@ -28,7 +32,7 @@ export type ToMediaThread =
   | { type: 'stop'; stream: number; play: number }
   | { type: 'digits'; stream: number; digits: string }
   | { type: 'close'; stream: number }
-  /** The clock's tick lateness so far (the benchmark's figure); `reset` empties it. */
+  /** The clock's tick lateness and tick durations so far (the benchmark's figures); `reset` empties them. */
   | { type: 'stats'; request: number; reset: boolean };
 
 /** A playback's first frame left (`started`), its last one did (`ended`, `at` is when it finishes playing out). */
@@ -48,8 +52,8 @@ export type FromMediaThread =
    * analyses the customers' audio then); a report without it is sent at once for a telephone-event packet.
    */
   | { type: 'media'; tick: boolean; packets: Uint8Array | null; sent: Float64Array | null; events: PlaybackEvent[] }
-  /** `nice`: the thread's scheduling priority as it runs (a refused raise leaves it at 0). */
-  | { type: 'stats'; request: number; lateness: number[]; nice: number };
+  /** The thread's scheduling as it runs (a refused raise leaves nice 0 and real-time priority 0). */
+  | { type: 'stats'; request: number; lateness: number[]; durations: number[]; nice: number; realtimePriority: number };
 
 /** Per received packet: stream id (u32), length (u16), arrival (f64, monotonicMs), then the packet as received. */
 const RECORD_HEADER = 14;

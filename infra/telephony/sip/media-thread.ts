@@ -6,8 +6,8 @@ import { unpackReceived, type FromMediaThread, type PlaybackEvent, type ToMediaT
  * call (or by SipTelephony.start), which owns the RTP sockets and the media clock. Each RtpStream registers here
  * under the id of its socket and gets back what the worker reports: packets received, when its packets left,
  * playbacks started and ended, and a call every tick (the main thread's analysis of the customer's audio runs
- * then). The thread runs at MEDIA_THREAD_NICE (a negative value needs root; refused, it runs at the normal
- * priority) and keeps the process alive only while a stream is open.
+ * then). The thread runs at MEDIA_THREAD_NICE, or real-time at MEDIA_THREAD_REALTIME_PRIORITY (both need root or
+ * CAP_SYS_NICE; refused, it runs at the normal priority), and keeps the process alive only while a stream is open.
  */
 const BOOTSTRAP = new URL('../../worker-threads/typescript-worker.mjs', import.meta.url);
 const MEDIA_WORKER = new URL('./media-worker.ts', import.meta.url).href;
@@ -28,11 +28,11 @@ export class MediaThread {
   private readonly clients = new Map<number, MediaThreadClient>();
   private readonly pending = new Map<number, (reply: Reply | null) => void>();
   private nextRequest = 1;
-  private nice = 0;
+  private scheduling = { nice: 0, realtimePriority: 0 };
 
-  /** The thread's nice value; it applies when the thread starts (later calls do not change a running thread). */
-  configure(options: { nice: number }): void {
-    this.nice = options.nice;
+  /** The thread's nice value and real-time priority (0: none); they apply when the thread starts, not to a running one. */
+  configure(scheduling: { nice: number; realtimePriority: number }): void {
+    this.scheduling = scheduling;
   }
 
   /** Starts the thread now rather than with the first call (compiling it takes a moment). */
@@ -51,10 +51,11 @@ export class MediaThread {
     return reply?.type === 'bound' ? reply.stream : null;
   }
 
-  /** The media clock's tick lateness so far, ms, and the thread's nice value (the benchmark's figures); `reset` starts a new sample. */
-  async clockStats(reset = false): Promise<{ lateness: number[]; nice: number }> {
+  /** The media clock's tick lateness and durations so far, ms, and the thread's scheduling (the benchmark's figures); `reset` starts a new sample. */
+  async clockStats(reset = false): Promise<{ lateness: number[]; durations: number[]; nice: number; realtimePriority: number }> {
     const reply = await this.request((request) => ({ type: 'stats', request, reset }));
-    return reply?.type === 'stats' ? { lateness: reply.lateness, nice: reply.nice } : { lateness: [], nice: 0 };
+    if (reply?.type !== 'stats') return { lateness: [], durations: [], nice: 0, realtimePriority: 0 };
+    return { lateness: reply.lateness, durations: reply.durations, nice: reply.nice, realtimePriority: reply.realtimePriority };
   }
 
   attach(stream: number, client: MediaThreadClient): void {
@@ -83,7 +84,7 @@ export class MediaThread {
 
   private thread(): Worker {
     if (this.worker) return this.worker;
-    const started = new Worker(BOOTSTRAP, { workerData: { module: MEDIA_WORKER, nice: this.nice }, execArgv: [] });
+    const started = new Worker(BOOTSTRAP, { workerData: { module: MEDIA_WORKER, nice: this.scheduling.nice, realtimePriority: this.scheduling.realtimePriority }, execArgv: [] });
     this.worker = started;
     this.updateRef();
     started.on('message', (message: FromMediaThread) => this.dispatch(message));

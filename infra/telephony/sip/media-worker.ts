@@ -7,14 +7,16 @@
  * call beyond the packets themselves.
  */
 import { createSocket, type RemoteInfo, type Socket } from 'node:dgram';
-import { getPriority } from 'node:os';
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
+import { runThisThreadRealtime, thisThreadScheduling } from '../../worker-threads/background-priority.ts';
 import { MediaClock } from './media-clock.ts';
 import { monotonicMs, packReceived, type FromMediaThread, type PlaybackEvent, type ReceivedPacket, type RemoteMedia, type ToMediaThread } from './media-protocol.ts';
 import { RtpSender } from './rtp-sender.ts';
 
 if (!parentPort) throw new Error('media-worker.ts runs as a worker thread (see media-thread.ts)');
 const mainThread = parentPort;
+// The nice value (workerData.nice) is applied by the bootstrap (typescript-worker.mjs); real-time scheduling here.
+runThisThreadRealtime(Number(workerData?.realtimePriority ?? 0));
 
 interface Stream {
   id: number;
@@ -93,8 +95,11 @@ function bind(request: number, address: string, port: number): void {
 mainThread.on('message', (message: ToMediaThread) => {
   if (message.type === 'bind') return bind(message.request, message.address, message.port);
   if (message.type === 'stats') {
-    post({ type: 'stats', request: message.request, lateness: [...clock.lateness], nice: getPriority() });
-    if (message.reset) clock.lateness.length = 0;
+    post({ type: 'stats', request: message.request, lateness: [...clock.lateness], durations: [...clock.durations], ...thisThreadScheduling() });
+    if (message.reset) {
+      clock.lateness.length = 0;
+      clock.durations.length = 0;
+    }
     return;
   }
   const stream = streams.get(message.stream);

@@ -18,6 +18,8 @@ export interface SipSettings {
   answeringMachineDetection: boolean;
   /** The media thread's nice value (MEDIA_THREAD_NICE); 0 when absent. */
   mediaThreadNice?: number;
+  /** The media thread's SCHED_RR priority (MEDIA_THREAD_REALTIME_PRIORITY); 0 (absent): not real-time. */
+  mediaThreadRealtimePriority?: number;
 }
 
 export type SipConfig = Pick<
@@ -35,6 +37,7 @@ export type SipConfig = Pick<
   | 'SIP_MAX_CPS'
   | 'SIP_AMD'
   | 'MEDIA_THREAD_NICE'
+  | 'MEDIA_THREAD_REALTIME_PRIORITY'
 >;
 
 export function sipSettingsFrom(config: SipConfig): SipSettings {
@@ -55,6 +58,7 @@ export function sipSettingsFrom(config: SipConfig): SipSettings {
     maxCallsPerSecond: config.SIP_MAX_CPS,
     answeringMachineDetection: config.SIP_AMD,
     mediaThreadNice: config.MEDIA_THREAD_NICE,
+    mediaThreadRealtimePriority: config.MEDIA_THREAD_REALTIME_PRIORITY,
   };
 }
 

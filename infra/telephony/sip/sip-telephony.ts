@@ -37,7 +37,7 @@ export class SipTelephony implements Telephony {
 
   start(): Promise<void> {
     // The media thread compiles while the user agent starts, not with the first call.
-    mediaThread.configure({ nice: this.settings.mediaThreadNice ?? 0 });
+    mediaThread.configure({ nice: this.settings.mediaThreadNice ?? 0, realtimePriority: this.settings.mediaThreadRealtimePriority ?? 0 });
     mediaThread.start();
     return this.agent.start();
   }

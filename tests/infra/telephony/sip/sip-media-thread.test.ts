@@ -2,7 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import alawmulaw from 'alawmulaw';
 import { monotonicMs, packReceived, unpackReceived } from '../../../../infra/telephony/sip/media-protocol.ts';
-import { mediaThread } from '../../../../infra/telephony/sip/media-thread.ts';
+import { MediaThread, mediaThread } from '../../../../infra/telephony/sip/media-thread.ts';
 import { RtpSender } from '../../../../infra/telephony/sip/rtp-sender.ts';
 import { RtpPortPool, RtpStream } from '../../../../infra/telephony/sip/rtp-stream.ts';
 import { decodeTelephoneEvent } from '../../../../infra/telephony/sip/telephone-event.ts';
@@ -214,6 +214,17 @@ test('media thread: stopPlayback resolves at once and the far end hears silence 
   } finally {
     close();
   }
+});
+
+test('media thread: runs at the configured scheduling where allowed (real-time needs root), normal otherwise', async () => {
+  const thread = new MediaThread();
+  thread.configure({ nice: -5, realtimePriority: 7 });
+  const stats = await thread.clockStats();
+  const root = process.getuid?.() === 0;
+  assert.is(stats.realtimePriority, root ? 7 : 0);
+  assert.is(stats.nice, root ? -5 : 0);
+  const plain = new MediaThread();
+  assert.equal((await plain.clockStats()).realtimePriority, 0, 'not asked: not real-time');
 });
 
 test.run();

@@ -11,8 +11,8 @@
  * (p50/p99/max and late packets > 5 ms), CPU per call (share of one core per simultaneous call and CPU ms per call),
  * RSS per call, and answering-machine detection accuracy on the greeting set.
  * Env: BENCH_SIP_CALLS (default 100), BENCH_SIP_CPS (calls per second, default 20), BENCH_SIP_RECORDING=0 (recording off),
- * MEDIA_THREAD_NICE and MEDIA_THREAD_REALTIME_PRIORITY (the media thread's scheduling, defaults as the server's: -10
- * and 10; what the thread got is printed).
+ * MEDIA_THREAD_REALTIME_PRIORITY and MEDIA_THREAD_NICE (the media thread's scheduling, defaults as the server's: 10
+ * and 0; what the thread got is printed).
  */
 import { enterNetworkNamespace, startPeer } from '../tests/support/network-namespace.ts';
 await enterNetworkNamespace(import.meta.url);
@@ -85,7 +85,7 @@ const carrier = new SipTelephony({
   ringTimeoutSeconds: 30,
   maxCallsPerSecond: CPS,
   answeringMachineDetection: false,
-  mediaThreadNice: Number(process.env.MEDIA_THREAD_NICE ?? -10),
+  mediaThreadNice: Number(process.env.MEDIA_THREAD_NICE ?? 0),
   mediaThreadRealtimePriority: Number(process.env.MEDIA_THREAD_REALTIME_PRIORITY ?? 10),
 });
 await carrier.start();

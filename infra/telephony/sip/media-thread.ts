@@ -40,6 +40,11 @@ export class MediaThread {
     this.thread();
   }
 
+  /** Ends the thread: its streams are told they lost their media (`lost`); the next bind starts a new one. */
+  async stop(): Promise<void> {
+    await this.worker?.terminate();
+  }
+
   /** The worker's thread id once it runs (tests check the media is not on the main thread). */
   get threadId(): number | null {
     return this.worker?.threadId ?? null;
@@ -68,8 +73,9 @@ export class MediaThread {
     this.updateRef();
   }
 
+  /** A stream's command; dropped when the thread that had the stream has stopped (its streams were told: `lost`). */
   post(message: ToMediaThread, transfer: ArrayBuffer[] = []): void {
-    this.thread().postMessage(message, transfer);
+    this.worker?.postMessage(message, transfer);
   }
 
   private request(message: (request: number) => ToMediaThread): Promise<Reply | null> {

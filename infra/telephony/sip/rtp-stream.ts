@@ -63,6 +63,8 @@ export class RtpStream {
   private playbacks = 0;
   private readonly events = new TelephoneEventReceiver();
   private closed = false;
+  /** The media thread stopped: no packets go or come any more, and a prompt ends at once. */
+  private mediaLost = false;
   private readonly thread: MediaThread;
   /** Send times of the last packets (ms, monotonic, taken on the media thread), for the inter-packet timing figure. */
   readonly sendTimes: number[] = [];
@@ -89,7 +91,10 @@ export class RtpStream {
       tick: () => {
         if (this.started && this.remote && !this.closed) this.onTick?.();
       },
-      lost: () => this.stopPlayback(),
+      lost: () => {
+        this.mediaLost = true;
+        this.stopPlayback();
+      },
     });
   }
 
@@ -119,6 +124,10 @@ export class RtpStream {
   /** Plays 8 kHz audio from the next frame; resolves when it has all been sent or `stopPlayback()` cut it short. */
   play(pcm: Int16Array): Promise<{ startMs: number; endMs: number; interrupted: boolean }> {
     this.stopPlayback();
+    if (this.mediaLost) {
+      const now = monotonicMs() - this.originMs;
+      return Promise.resolve({ startMs: now, endMs: now, interrupted: true });
+    }
     const id = ++this.playbacks;
     const codec = this.codec;
     // Encoded here, whole: the media thread only slices. A fresh buffer, so it can be moved rather than copied.

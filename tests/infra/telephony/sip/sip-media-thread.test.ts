@@ -216,6 +216,24 @@ test('media thread: stopPlayback resolves at once and the far end hears silence 
   }
 });
 
+test('media thread: if it stops, the prompt playing ends as interrupted, later prompts at once, and a new thread serves new calls', async () => {
+  const thread = new MediaThread();
+  const pool = new RtpPortPool(32000, 32999, thread);
+  const opened = await pool.open('127.0.0.1');
+  const stream = new RtpStream(opened.socket, opened.port, pool, 60);
+  stream.setRemote({ address: '127.0.0.1', port: 9, codec: 'PCMA', telephoneEvent: null, direction: 'sendrecv' });
+  stream.start();
+  const playing = stream.play(tone(8000 * 10));
+  const firstThread = thread.threadId;
+  await thread.stop();
+  assert.is((await playing).interrupted, true);
+  assert.is((await stream.play(tone(800))).interrupted, true);
+  stream.close();
+  const again = await pool.open('127.0.0.1');
+  assert.ok(thread.threadId !== null && thread.threadId !== firstThread, 'a new thread');
+  new RtpStream(again.socket, again.port, pool, 60).close();
+});
+
 test('media thread: runs at the configured scheduling where allowed (real-time needs root), normal otherwise', async () => {
   const thread = new MediaThread();
   thread.configure({ nice: -5, realtimePriority: 7 });

@@ -50,8 +50,9 @@ export type FromMediaThread =
    * What happened since the last report: packets received (`packets`, see `packReceived`), when each packet left
    * (`sent`: stream id, monotonicMs, pairs), playback events. `tick`: sent after a clock tick (the main thread
    * analyses the customers' audio then); a report without it is sent at once for a telephone-event packet.
+   * `at` (monotonicMs): every packet received before it is in this report or an earlier one.
    */
-  | { type: 'media'; tick: boolean; packets: Uint8Array | null; sent: Float64Array | null; events: PlaybackEvent[] }
+  | { type: 'media'; tick: boolean; at: number; packets: Uint8Array | null; sent: Float64Array | null; events: PlaybackEvent[] }
   /** The thread's scheduling as it runs (a refused raise leaves nice 0 and real-time priority 0). */
   | { type: 'stats'; request: number; lateness: number[]; durations: number[]; nice: number; realtimePriority: number };
 

@@ -14,6 +14,8 @@ const MEDIA_WORKER = new URL('./media-worker.ts', import.meta.url).href;
 
 export interface MediaThreadClient {
   received(arrival: number, packet: Uint8Array): void;
+  /** Every packet that arrived before `at` (monotonicMs) has been handed over. */
+  heardUntil(at: number): void;
   sentAt(time: number): void;
   playback(event: PlaybackEvent): void;
   tick(): void;
@@ -124,6 +126,7 @@ export class MediaThread {
       for (let index = 0; index + 1 < sent.length; index += 2) this.clients.get(sent[index]!)?.sentAt(sent[index + 1]!);
     }
     if (message.packets) for (const { stream, arrival, packet } of unpackReceived(message.packets)) this.clients.get(stream)?.received(arrival, packet);
+    for (const client of this.clients.values()) client.heardUntil(message.at);
     for (const event of message.events) this.clients.get(event.stream)?.playback(event);
     if (message.tick) for (const client of this.clients.values()) client.tick();
   }

@@ -45,7 +45,7 @@ function report(tick: boolean): void {
   const transfer: ArrayBuffer[] = [];
   if (packets) transfer.push(packets.buffer as ArrayBuffer);
   if (sentTimes) transfer.push(sentTimes.buffer as ArrayBuffer);
-  post({ type: 'media', tick, packets, sent: sentTimes, events }, transfer);
+  post({ type: 'media', tick, at: monotonicMs(), packets, sent: sentTimes, events }, transfer);
   received = [];
   sent = [];
   events = [];

@@ -65,6 +65,8 @@ export class RtpStream {
   private closed = false;
   /** The media thread stopped: no packets go or come any more, and a prompt ends at once. */
   private mediaLost = false;
+  /** Packets that arrived before this (monotonicMs) are on the track; later ones are still on their way here. */
+  private heardUntilMs = 0;
   private readonly thread: MediaThread;
   /** Send times of the last packets (ms, monotonic, taken on the media thread), for the inter-packet timing figure. */
   readonly sendTimes: number[] = [];
@@ -83,6 +85,7 @@ export class RtpStream {
     this.thread = socket.thread;
     this.thread.attach(socket.id, {
       received: (arrival, packet) => this.receive(arrival, packet),
+      heardUntil: (at) => (this.heardUntilMs = at),
       sentAt: (time) => {
         if (this.sendTimes.length >= 3000) this.sendTimes.splice(0, 1000);
         this.sendTimes.push(time);
@@ -101,6 +104,15 @@ export class RtpStream {
   /** Seconds since the call was answered. */
   now(): number {
     return (monotonicMs() - this.originMs) / 1000;
+  }
+
+  /**
+   * Seconds since the answer up to which the customer's packets have reached this thread (never ahead of `now()`).
+   * Readers of the track analyse up to here, not up to `now()`: the media thread hands packets over once a tick,
+   * and a busy event loop takes them later still; audio read before it is placed would be taken for silence.
+   */
+  heardUntil(): number {
+    return Math.min(this.now(), (this.heardUntilMs - this.originMs) / 1000);
   }
 
   get codec(): G711 {

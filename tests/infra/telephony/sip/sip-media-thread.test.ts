@@ -170,6 +170,8 @@ test('media thread: a prompt crosses loopback into the far track, placed after t
     const loud = heard.findIndex((sample) => Math.abs(sample) > 4000);
     assert.ok(loud >= 0, 'the far end heard the prompt');
     assert.ok(ticks > 0, 'the far stream is told of every tick');
+    const heardUntil = callee.heardUntil();
+    assert.ok(heardUntil > 0.5 && heardUntil <= callee.now(), `audio handed over up to ${heardUntil} s, never ahead of now`);
     const digits: string[] = [];
     callee.onDigit = (digit, atSeconds) => digits.push(`${digit}@${atSeconds > 0 ? '+' : '-'}`);
     caller.sendDigits('7');

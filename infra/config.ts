@@ -57,7 +57,7 @@ const configSchema = z.object({
   /**
    * SCHED_RR priority of the SIP media thread (infra/telephony/sip/media-thread.ts), 1-99, or 0 for none. Needs root
    * or CAP_SYS_NICE; refused, the thread runs at MEDIA_THREAD_NICE. Measured with bench:sip on the loaded 2 cores:
-   * send timing p99 ≤ 5 ms in 7 of 13 runs real-time (0.1-20 ms), 11-26 ms without (docs/telephony.md).
+   * send timing p99 ≤ 5 ms in 8 of 14 runs real-time (0.1-20 ms), 11-26 ms without (docs/telephony.md).
    */
   MEDIA_THREAD_REALTIME_PRIORITY: z.coerce.number().int().min(0).max(99).default(10),
   /**

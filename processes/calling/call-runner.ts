@@ -137,8 +137,11 @@ export class CallRunner implements ProcessManager<CallRunnerEvent> {
       return carriers.enqueue(event.data.call_id);
     }
     if (event.type === 'CallEnded' || event.type === 'CallFailed') {
-      // Carried elsewhere: the node that carried it settled the campaign; the slot is this leader's to free.
-      if (carriers.kind === 'work-queue' && event.metadata.workspace_id) this.dependencies.slots.release(event.metadata.workspace_id, callIdOf(event.stream));
+      // Carried elsewhere: the node that carried it settles the campaign with the carrier's exact outcome, but it may
+      // die between recording the end and settling it, and nothing would settle it then (its claim is acked or the
+      // call is ended). The leader settles every end it sees, through its own checkpoint; settling is idempotent, so
+      // whichever comes second changes nothing. It also frees this leader's dialing slot.
+      if (carriers.kind === 'work-queue') await this.dependencies.settlement.settle(callIdOf(event.stream), { causationId: event.id });
       return;
     }
     if (event.data.kind !== CALL_END_TIMER_KIND) return;
@@ -302,8 +305,10 @@ export class CallRunner implements ProcessManager<CallRunnerEvent> {
   private async recordHeld(callId: string, causationId: string | null): Promise<void> {
     const { state } = await this.ports.commands.load(callDecider, callStream(callId));
     const placed = state.placed;
-    if (placed === null || !isHeld(state)) return;
-    await this.ports.commands.handle(callDecider, callStream(callId), state.held!.command, this.context(placed, causationId), { tolerate: CALL_MOVED_ON });
+    if (placed === null) return;
+    // Already recorded: the timer is handled again after a crash (or a leader's death) between recording and
+    // settling, so the follow-ups may be missing; settling again is harmless.
+    if (isHeld(state)) await this.ports.commands.handle(callDecider, callStream(callId), state.held!.command, this.context(placed, causationId), { tolerate: CALL_MOVED_ON });
     await this.dependencies.settlement.settle(callId, { causationId });
   }
 

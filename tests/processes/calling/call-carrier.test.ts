@@ -5,7 +5,11 @@ import type { Runtime } from '../../../composition.ts';
 import { callDecider, callStream } from '../../../domain/call.ts';
 import { campaignDecider, campaignStream, contactTemplateValues } from '../../../domain/campaign.ts';
 import { deterministicId } from '../../../domain/shared/deterministic-id.ts';
-import { createCallCarrier } from '../../../processes/calling/dialing.ts';
+import { CALL_END_TIMER_KIND, type CallRunner } from '../../../processes/calling/call-runner.ts';
+import { createCallCarrier, createDialingProcesses } from '../../../processes/calling/dialing.ts';
+import { EventStoreWorkQueue } from '../../../infra/work-queue/event-store-queue.ts';
+import { timerDecider, timerStream } from '../../../domain/timer.ts';
+import type { Recorded } from '../../../infra/eventstore/port.ts';
 import { placeableFacts } from '../../support/call-facts.ts';
 import { testRuntime } from '../../support/runtime.ts';
 import { calls, campaignAction, contact, createCampaign, createScript, createWorkspace } from './dialing-support.ts';
@@ -78,6 +82,51 @@ test('a call whose dialing began on a node that died is failed as interrupted by
     const ended = (await runtime.store.readStream(campaignStream(campaignId))).filter((event) => event.type === 'ContactAttemptEnded');
     assert.is(ended.length, endings.length);
     assert.is(state.status, 'completed');
+  } finally {
+    await runtime.close();
+    remove();
+  }
+});
+
+test('an end recorded by a node that died before settling it is settled by the leader when it sees the end, and a held end replayed after the leader died is settled too', async () => {
+  // Sandbox calls take their time on the manual clock, so a carried call's ending is held until it is due.
+  const { runtime, remove } = testRuntime({ environment: { SANDBOX_SPEED: '1' } });
+  await runtime.start();
+  try {
+    const { campaignId, callIds, context } = await placedCalls(runtime);
+    // The leader's call runner of a cluster (placed calls go to the queue; this test never consumes it).
+    const queue = new EventStoreWorkQueue(runtime.store, { claimTimeoutMs: 1_000, nodeId: 'leader' });
+    const [leader] = createDialingProcesses({ ...runtime, workQueue: queue }) as [CallRunner];
+    const recorded = async (stream: string, type: string) => (await runtime.store.readStream(stream)).find((event) => event.type === type) as Recorded<never>;
+
+    // Call 0: a carrying node recorded its failure (CallFailed) and was killed before it settled the campaign.
+    await runtime.commands.handle(callDecider, callStream(callIds[0]!), { type: 'RecordCallDialingStarted', data: { at: context.now.toISOString() } }, context);
+    await runtime.commands.handle(callDecider, callStream(callIds[0]!), { type: 'FailCall', data: { reason: 'interrupted', detail: 'a carrier stopped', ended_at: context.now.toISOString() } }, context);
+    await leader.handle(await recorded(callStream(callIds[0]!), 'CallFailed'));
+
+    // Call 1: a held ending. The leader recorded it when its timer fired and died before settling it; the next
+    // leader handles the same TimerFired again (its checkpoint was behind).
+    const carrier = createCallCarrier(runtime);
+    await carrier.carry(callIds[1]!);
+    const { state } = await runtime.commands.load(callDecider, callStream(callIds[1]!));
+    assert.ok(state.held !== null, 'the carried call holds its ending');
+    await runtime.commands.handle(callDecider, callStream(callIds[1]!), state.held!.command, context);
+    const timerId = `call-end-${callIds[1]!}`;
+    await runtime.commands.handle(timerDecider, timerStream(timerId), { type: 'FireTimer', now: new Date(state.held!.due_at) }, context);
+    const fired = await recorded(timerStream(timerId), 'TimerFired');
+    assert.is((fired as { data: { kind: string } }).data.kind, CALL_END_TIMER_KIND);
+    await leader.handle(fired);
+
+    const settled = async () => (await runtime.store.readStream(campaignStream(campaignId)))
+      .filter((event) => event.type === 'ContactAttemptEnded')
+      .map((event) => (event.data as { call_id: string }).call_id)
+      .sort();
+    assert.equal(await settled(), [callIds[0]!, callIds[1]!].sort(), 'both attempts settled');
+    // The leader then sees the end itself, and a replay handles every event again: nothing is settled twice.
+    await leader.handle(await recorded(callStream(callIds[1]!), 'CallEnded'));
+    await leader.handle(fired);
+    await leader.handle(await recorded(callStream(callIds[0]!), 'CallFailed'));
+    assert.equal(await settled(), [callIds[0]!, callIds[1]!].sort(), 'each attempt settled once');
   } finally {
     await runtime.close();
     remove();

@@ -83,6 +83,7 @@ const carrier = new SipTelephony({
   ringTimeoutSeconds: 30,
   maxCallsPerSecond: CPS,
   answeringMachineDetection: false,
+  transferAnswerSeconds: 20,
 });
 await carrier.start();
 const speech = offlineConversationSpeech();

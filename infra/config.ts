@@ -54,6 +54,7 @@ const configSchema = z.object({
   /** New calls per second sent to the trunk (trunks refuse bursts above their contract). */
   SIP_MAX_CPS: z.coerce.number().positive().max(1000).default(10),
   SIP_AMD: booleanString.default(true),
+  SIP_TRANSFER_ANSWER_SECONDS: z.coerce.number().int().min(5).max(120).default(20),
   /** The sandbox's calls end this many times faster than real time on the clock (1: real time). */
   SANDBOX_SPEED: z.coerce.number().min(1).max(1e9).default(1),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).optional(),

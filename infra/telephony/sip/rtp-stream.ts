@@ -78,6 +78,8 @@ export class RtpStream implements ClockedStream {
   /** Called every 20 ms after the frame is sent: the session analyses the customer's audio then. */
   onTick: (() => void) | null = null;
   onDigit: ((digit: string, atSeconds: number) => void) | null = null;
+  /** Where frames come from when nothing plays (a bridged leg's audio, see relayFrom); null: silence. */
+  private relaySource: (() => Int16Array) | null = null;
 
   constructor(
     private readonly socket: Socket,
@@ -128,6 +130,14 @@ export class RtpStream implements ClockedStream {
     playback.done({ startMs: playback.startedMs ?? now, endMs: now, interrupted: true });
   }
 
+  /**
+   * Sends the frames `source` returns (160 samples, 8 kHz, one per 20 ms tick) whenever no prompt plays: a warm
+   * transfer's bridge relays each leg's received audio to the other this way. null: back to silence.
+   */
+  relayFrom(source: (() => Int16Array) | null): void {
+    this.relaySource = source;
+  }
+
   /** Queues keys to send as RFC 4733 events (100 ms each, 60 ms apart). */
   sendDigits(digits: string): void {
     for (const digit of digits) this.digits.push({ digit, frame: -1, timestamp: 0 });
@@ -151,7 +161,8 @@ export class RtpStream implements ClockedStream {
       if (this.tickDigit(frame, timestamp, sending)) return;
     }
     const playback = this.playback;
-    let frameSamples = SILENCE;
+    let frameSamples: Int16Array = SILENCE;
+    if (!playback && this.relaySource) frameSamples = this.relaySource();
     if (playback) {
       if (playback.startedMs === null) playback.startedMs = nowMs - this.originMs;
       frameSamples = new Int16Array(FRAME_SAMPLES);

@@ -16,6 +16,8 @@ export interface SipSettings {
   maxCallsPerSecond: number;
   /** Answering-machine detection on answered calls (SIP_AMD). */
   answeringMachineDetection: boolean;
+  /** A warm transfer's agent leg rings this long before the customer hears the fallback (SIP_TRANSFER_ANSWER_SECONDS). */
+  transferAnswerSeconds: number;
 }
 
 export type SipConfig = Pick<
@@ -32,6 +34,7 @@ export type SipConfig = Pick<
   | 'RING_TIMEOUT_SECONDS'
   | 'SIP_MAX_CPS'
   | 'SIP_AMD'
+  | 'SIP_TRANSFER_ANSWER_SECONDS'
 >;
 
 export function sipSettingsFrom(config: SipConfig): SipSettings {
@@ -51,6 +54,7 @@ export function sipSettingsFrom(config: SipConfig): SipSettings {
     ringTimeoutSeconds: config.RING_TIMEOUT_SECONDS,
     maxCallsPerSecond: config.SIP_MAX_CPS,
     answeringMachineDetection: config.SIP_AMD,
+    transferAnswerSeconds: config.SIP_TRANSFER_ANSWER_SECONDS,
   };
 }
 

@@ -37,8 +37,13 @@ export type InviteResult =
   | { kind: 'failed'; status: number; reason: string; provisional: number[]; timedOut: boolean };
 
 export interface InviteRequest {
-  /** E.164 number dialled. */
+  /** E.164 number dialled through the trunk. */
   to: string;
+  /**
+   * A SIP URI dialled directly instead of `to` at the trunk (a warm transfer to an agent's `sip_uri`): the
+   * request goes to the URI's host, not through the trunk.
+   */
+  uri?: string;
   /** E.164 caller id for this call. */
   from: string;
   sdp: string;
@@ -94,8 +99,8 @@ export class SipUserAgent {
     const callId = `${randomToken(16)}@${this.settings.localAddress}`;
     const localTag = randomToken(8);
     const localUri = `sip:${request.from}@${hostForUri(this.settings.localAddress)}`;
-    const remoteUri = `sip:${request.to}@${hostForUri(this.settings.trunk.host)}`;
-    const requestUri = this.withTransport(`sip:${request.to}@${hostForUri(this.settings.trunk.host)}:${this.settings.trunk.port}`);
+    const remoteUri = request.uri ?? `sip:${request.to}@${hostForUri(this.settings.trunk.host)}`;
+    const requestUri = this.withTransport(request.uri ?? `sip:${request.to}@${hostForUri(this.settings.trunk.host)}:${this.settings.trunk.port}`);
     const provisional: number[] = [];
     let seq = 1;
     let authenticated = false;

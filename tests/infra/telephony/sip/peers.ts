@@ -86,6 +86,7 @@ export function settingsFor(trunk: string, overrides: Partial<SipSettings> = {})
     maxCallsPerSecond: 50,
     // Off unless a test is about it: detection listens up to 4 s before the first prompt.
     answeringMachineDetection: false,
+    transferAnswerSeconds: 20,
     ...overrides,
   };
 }

@@ -24,6 +24,7 @@ import { offlineConversationSpeech } from '../../../../processes/calling/offline
 import { whisperText } from '../../../../processes/calling/transfer-prompts.ts';
 import { bestCorrelation, decimate, rms } from './audio-checks.ts';
 import { settingsFor, startBaresipCustomer, type BaresipCustomer } from './peers.ts';
+import { client, createWorkspace, startServer, type TestServer } from '../../../support/server.ts';
 
 /**
  * Warm transfer with real peers in this suite's network namespace: baresip as the customer (presses 0 for a
@@ -251,6 +252,56 @@ test('the agent does not answer within the limit: the customer hears the fallbac
   const fallbackHeard = await words(heard(customer).subarray(Math.round(fallback.start_seconds * 8000)));
   console.log(`the customer heard after the ring: "${fallbackHeard}"`);
   assert.match(fallbackHeard, /\b(sorry|agent|call|back|soon|free)\b/i, `the customer heard the fallback: "${fallbackHeard}"`);
+});
+
+test('through the service: a single call escalates, the call runner picks the agent, GET /v1/calls/{id} shows the transfer', async () => {
+  const silence = await voiceWav('service-quiet', 'hmm', 60);
+  const customer = await startBaresipCustomer('127.0.0.44', '+919800000044', silence);
+  const agent = await startBaresipCustomer('127.0.0.45', 'asha', silence);
+  peers.push(customer.peer, agent.peer);
+  let server: TestServer | null = null;
+  try {
+    server = await startServer({
+      env: {
+        TELEPHONY: 'sip',
+        SIP_TRUNK: '127.0.0.44:5060',
+        SIP_LOCAL_ADDRESS: '127.0.0.1',
+        SIP_LOCAL_PORT: '5091',
+        SIP_CALLER_ID: '+911140000000',
+        RTP_PORT_RANGE: '24600-24800',
+        SIP_AMD: 'false',
+        SIP_TRANSFER_ANSWER_SECONDS: '10',
+      },
+    });
+    const api = client(server, (await createWorkspace(server, 'SIP transfer')).key);
+    const asha = await api.post('/v1/agents', { name: 'Asha', languages: ['en-IN'], sip_uri: 'sip:asha@127.0.0.45' });
+    assert.is(asha.status, 201, asha.text);
+    const created = await api.post('/v1/scripts', { ...script, single_call_enabled: true });
+    assert.is(created.status, 201, created.text);
+    const placed = await api.post('/v1/calls', { phone: '+919800000044', name: 'Mary', script_id: created.body.id, language: 'en-IN' });
+    assert.is(placed.status, 201, placed.text);
+    // 0 for a person during the greeting (or its listening window); the agent hangs up 4 s after answering.
+    setTimeout(() => customer.press('0'), 4000);
+    for (const started = Date.now(); !/established/i.test(agent.peer.output()) && Date.now() - started < 60_000; ) await new Promise((resolve) => setTimeout(resolve, 200));
+    setTimeout(() => agent.hangUp(), 4000);
+    let call: any;
+    for (const started = Date.now(); Date.now() - started < 90_000; await new Promise((resolve) => setTimeout(resolve, 500))) {
+      call = (await api.get(`/v1/calls/${placed.body.id}`)).body;
+      if (call.status !== 'in_progress') break;
+    }
+    assert.is(call.status, 'completed', JSON.stringify(call));
+    assert.is(call.disposition, 'escalated');
+    assert.is(call.agent_id, asha.body.id);
+    assert.is(call.escalation.agent_id, asha.body.id);
+    assert.is(call.transfer.agent_id, asha.body.id);
+    const times = [call.escalation.escalated_at, call.transfer.transferred_at, call.transfer.agent_answered_at, call.ended_at].map((at: string) => Date.parse(at));
+    assert.ok(times.every((at, index) => index === 0 || at >= times[index - 1]!), `escalated ≤ transferred ≤ agent answered ≤ ended: ${JSON.stringify(call)}`);
+    assert.ok(times[3]! - times[2]! >= 3500, `the agent stayed on about 4 s: ${JSON.stringify(call.transfer)} ended ${call.ended_at}`);
+    assert.ok(call.recording_url, 'the call is recorded');
+  } finally {
+    if (server && process.env.KEEP_LOG) console.log(server.output());
+    await server?.stop();
+  }
 });
 
 test.run();

@@ -41,5 +41,8 @@ export class AgentLeg {
 
 export type AgentLegDial = { kind: 'answered'; leg: AgentLeg } | { kind: 'failed'; detail: string };
 
-/** Dials the agent (their SIP URI directly, else their phone through the trunk), ringing at most the transfer's answer limit. */
-export type AgentLegDialer = (target: TransferTarget, callerId: string | undefined) => Promise<AgentLegDial>;
+/**
+ * Dials the agent (their SIP URI directly, else their phone through the trunk), ringing at most the transfer's
+ * answer limit; `signal` aborted (the customer hung up) cancels the ringing.
+ */
+export type AgentLegDialer = (target: TransferTarget, callerId: string | undefined, signal: AbortSignal) => Promise<AgentLegDial>;

@@ -47,6 +47,8 @@ export class SipCallSession implements CallSession {
   /** Where the answer is on the track: detection starts there (early media is not the callee). */
   private readonly amdFrom: number;
   private amdWaiters: Array<(decision: AmdDecision) => void> = [];
+  /** A warm transfer's agent leg while it rings: the customer hanging up cancels it. */
+  private agentRinging: AbortController | null = null;
   /** Frames of quiet in a row, for waitForQuiet. */
   private quietFrames = 0;
 
@@ -177,7 +179,12 @@ export class SipCallSession implements CallSession {
    */
   async transfer?(request: TransferRequest): Promise<TransferResult> {
     const dialledSeconds = round(this.stream.now());
-    const dialled = await this.dialAgent!(request.target, request.callerId);
+    if (this.ended !== null) {
+      return { kind: 'not_answered', dialledSeconds, endedSeconds: this.ended, detail: 'the customer hung up before the agent was dialled', customerHungUp: true };
+    }
+    const ringing = new AbortController();
+    this.agentRinging = ringing;
+    const dialled = await this.dialAgent!(request.target, request.callerId, ringing.signal).finally(() => (this.agentRinging = null));
     if (dialled.kind === 'failed') {
       return { kind: 'not_answered', dialledSeconds, endedSeconds: round(this.stream.now()), detail: dialled.detail, customerHungUp: this.ended !== null };
     }
@@ -286,6 +293,7 @@ export class SipCallSession implements CallSession {
     const heard = Math.max(0, this.ended - this.mediaLeadSeconds);
     for (const waiter of this.amdWaiters.splice(0)) waiter(this.amd?.decided ?? { answeredBy: 'unknown', cue: 'silence', atSeconds: heard });
     this.stream.stopPlayback();
+    this.agentRinging?.abort();
     this.wake?.();
   }
 

@@ -87,8 +87,8 @@ export class SipTelephony implements Telephony {
     stream.setRemote(remote);
     const mediaLeadSeconds = early ? stream.now() : 0;
     if (!early) stream.start();
-    const session = new SipCallSession(this.agent, result.dialog, stream, { address: this.settings.localAddress, sessionId }, mediaLeadSeconds, this.settings.answeringMachineDetection, (target, callerId) =>
-      this.dialAgent(target, callerId ?? request.callerId),
+    const session = new SipCallSession(this.agent, result.dialog, stream, { address: this.settings.localAddress, sessionId }, mediaLeadSeconds, this.settings.answeringMachineDetection, (target, callerId, signal) =>
+      this.dialAgent(target, callerId ?? request.callerId, signal),
     );
     return { outcome: 'answered', ringSeconds, session };
   }
@@ -97,7 +97,7 @@ export class SipTelephony implements Telephony {
    * A warm transfer's agent leg: an INVITE to the agent's `sip_uri` (to its host, not through the trunk) or to
    * their phone through the trunk (paced by SIP_MAX_CPS like any call), rung for SIP_TRANSFER_ANSWER_SECONDS.
    */
-  private async dialAgent(target: TransferTarget, callerId: string | undefined): Promise<AgentLegDial> {
+  private async dialAgent(target: TransferTarget, callerId: string | undefined, signal: AbortSignal): Promise<AgentLegDial> {
     if (target.sipUri === null && target.phone === null) return { kind: 'failed', detail: 'the agent has neither a sip_uri nor a phone' };
     if (target.sipUri === null) await this.limiter.acquire();
     const { socket, port } = await this.ports.open(this.settings.localAddress);
@@ -111,6 +111,7 @@ export class SipTelephony implements Telephony {
         from: callerId ?? this.settings.callerId,
         sdp: buildSdp({ address: this.settings.localAddress, port, sessionId, version: 1 }),
         ringTimeoutSeconds: this.settings.transferAnswerSeconds,
+        signal,
       });
     } catch (error) {
       stream.close();
@@ -118,6 +119,7 @@ export class SipTelephony implements Telephony {
     }
     if (result.kind === 'failed') {
       stream.close();
+      if (result.cancelled) return { kind: 'failed', detail: 'the customer hung up while the agent\'s phone rang (CANCEL sent)' };
       return { kind: 'failed', detail: result.timedOut ? `the agent did not answer within ${this.settings.transferAnswerSeconds} s (CANCEL sent)` : result.reason };
     }
     const remote = parseSdp(result.sdp);

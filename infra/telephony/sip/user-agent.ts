@@ -34,7 +34,7 @@ export interface DialogHandlers {
 
 export type InviteResult =
   | { kind: 'answered'; dialog: Dialog; sdp: string; provisional: number[] }
-  | { kind: 'failed'; status: number; reason: string; provisional: number[]; timedOut: boolean };
+  | { kind: 'failed'; status: number; reason: string; provisional: number[]; timedOut: boolean; cancelled?: boolean };
 
 export interface InviteRequest {
   /** E.164 number dialled through the trunk. */
@@ -49,6 +49,8 @@ export interface InviteRequest {
   sdp: string;
   ringTimeoutSeconds: number;
   onProvisional?(status: number, sdp: string | undefined): void;
+  /** Aborted: stop ringing now (CANCEL), as at the ring timeout; the result says `cancelled`. */
+  signal?: AbortSignal;
 }
 
 const ALLOW = 'INVITE, ACK, CANCEL, BYE, OPTIONS, INFO, UPDATE, NOTIFY';
@@ -105,6 +107,7 @@ export class SipUserAgent {
     let seq = 1;
     let authenticated = false;
     let timedOut = false;
+    let cancelledByCaller = false;
     let settled = false;
     let sent: SipMessage | null = null;
     let ringTimer: NodeJS.Timeout | null = null;
@@ -134,6 +137,7 @@ export class SipUserAgent {
       const finish = (result: InviteResult) => {
         if (settled) return;
         settled = true;
+        if (result.kind === 'failed' && cancelledByCaller) result.cancelled = true;
         if (ringTimer) clearTimeout(ringTimer);
         if (cancelWait) clearTimeout(cancelWait);
         resolve(result);
@@ -199,6 +203,12 @@ export class SipUserAgent {
       sent = build();
       stack.send(sent, onResponse);
       ringTimer = setTimeout(cancel, request.ringTimeoutSeconds * 1000);
+      request.signal?.addEventListener('abort', () => {
+        if (settled || timedOut) return;
+        if (ringTimer) clearTimeout(ringTimer);
+        cancelledByCaller = true;
+        cancel();
+      }, { once: true });
     });
   }
 

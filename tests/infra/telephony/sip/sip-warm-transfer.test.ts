@@ -127,17 +127,17 @@ test.after.each(async () => {
 });
 
 test('escalation → agent leg, whispered summary, bridge both ways with the recording going on; the agent hangs up, we hang up the customer', async () => {
-  // The customer speaks 36 s after the answer, the agent 18 s after theirs: both after the whisper (about 15 s).
-  const customerWords = await voiceWav('customer', 'my loan account number ends with four two seven', 36);
-  const agentWords = await voiceWav('agent', 'hello this is priya from the loans team how can I help you today', 18);
+  // The customer speaks 40 s after the answer, the agent 22 s after theirs: both after the whisper (about 15 s).
+  const customerWords = await voiceWav('customer', 'my loan account number ends with four two seven', 40);
+  const agentWords = await voiceWav('agent', 'hello this is priya from the loans team how can I help you today', 22);
   const customer = await startBaresipCustomer('127.0.0.40', '+919800000040', customerWords);
   const agent = await startBaresipCustomer('127.0.0.41', 'priya', agentWords);
   peers.push(customer.peer, agent.peer);
   const transfers: TransferResult[] = [];
   const telephony = observed(await carrierFor('127.0.0.40'), {
     onFirstPlay: () => setTimeout(() => customer.press('0'), 1500),
-    // The agent talks, listens to the customer, then hangs up (baresip's menu key) 36 s after being dialled.
-    onTransfer: () => setTimeout(() => agent.hangUp(), 36_000),
+    // The agent talks, listens to the customer, then hangs up (baresip's menu key) 42 s after being dialled.
+    onTransfer: () => setTimeout(() => agent.hangUp(), 42_000),
     transfers,
   });
   const engine = new ConversationEngine({ telephony, speech: offlineConversationSpeech({ recognizer }), classifyReply });
@@ -160,8 +160,10 @@ test('escalation → agent leg, whispered summary, bridge both ways with the rec
   assert.ok(outcome.dialledSeconds >= connect.end_seconds - 0.05, 'the agent is dialled after the closing step');
   assert.ok(outcome.agentAnsweredSeconds - outcome.dialledSeconds < 2, `baresip answers at once: ${JSON.stringify(outcome)}`);
   assert.ok(outcome.bridgedSeconds - outcome.agentAnsweredSeconds > 3, `the whisper plays before the bridge: ${JSON.stringify(outcome)}`);
+  console.log(`transfer: dialled ${outcome.dialledSeconds} s, agent answered ${outcome.agentAnsweredSeconds} s, bridged ${outcome.bridgedSeconds} s`);
+  assert.ok(outcome.bridgedSeconds < 39 && outcome.bridgedSeconds - outcome.agentAnsweredSeconds < 21, 'bridged before either party speaks (else the test proves nothing)');
   assert.equal(result.transfer, { agentId: 'agt_priya', dialledAtSeconds: outcome.dialledSeconds, agentAnsweredAtSeconds: outcome.agentAnsweredSeconds });
-  assert.ok(result.talkSeconds >= outcome.dialledSeconds + 35, `the call lasted until the agent hung up: ${result.talkSeconds}`);
+  assert.ok(result.talkSeconds >= outcome.dialledSeconds + 41, `the call lasted until the agent hung up: ${result.talkSeconds}`);
 
   // The transfer's facts, as the call runner records them, pass the call decider.
   const placedAt = new Date('2026-03-02T04:00:00.000Z');
@@ -193,14 +195,14 @@ test('escalation → agent leg, whispered summary, bridge both ways with the rec
   // Each heard the other through our relay: the customer's words in the agent's ear, the agent's in the customer's.
   const customerSent = decodeWav(readFileSync(customerWords)).channels[0]!;
   const agentSent = decodeWav(readFileSync(agentWords)).channels[0]!;
-  const customerInAgentEar = bestCorrelation(agentHeard, customerSent, 36 * 8000, 1.6 * 8000, 8000, Math.round(-agentAnswer * 8000));
-  const agentInCustomerEar = bestCorrelation(customerHeard, agentSent, 18 * 8000, 1.6 * 8000, 8000, Math.round(agentAnswer * 8000));
+  const customerInAgentEar = bestCorrelation(agentHeard, customerSent, 40 * 8000, 1.6 * 8000, 8000, Math.round(-agentAnswer * 8000));
+  const agentInCustomerEar = bestCorrelation(customerHeard, agentSent, 22 * 8000, 1.6 * 8000, 8000, Math.round(agentAnswer * 8000));
 
   // The recording: customer (right) as before, the agent's voice on the left from the bridge, where it was relayed.
   const recording = decodeWav(result.recording!.wav);
   const [left, right] = recording.channels;
-  const customerChannel = bestCorrelation(decimate(right!), customerSent, 36 * 8000, 1.6 * 8000, 0.5 * 8000);
-  const agentChannel = bestCorrelation(decimate(left!), agentSent, 18 * 8000, 1.6 * 8000, 0.5 * 8000, Math.round(agentAnswer * 8000));
+  const customerChannel = bestCorrelation(decimate(right!), customerSent, 40 * 8000, 1.6 * 8000, 0.5 * 8000);
+  const agentChannel = bestCorrelation(decimate(left!), agentSent, 22 * 8000, 1.6 * 8000, 0.5 * 8000, Math.round(agentAnswer * 8000));
   console.log(
     `correlation after alignment: customer→agent ear ${customerInAgentEar.toFixed(3)}, agent→customer ear ${agentInCustomerEar.toFixed(3)}, ` +
       `recording customer channel ${customerChannel.toFixed(3)}, agent channel ${agentChannel.toFixed(3)}`,
@@ -252,6 +254,39 @@ test('the agent does not answer within the limit: the customer hears the fallbac
   const fallbackHeard = await words(heard(customer).subarray(Math.round(fallback.start_seconds * 8000)));
   console.log(`the customer heard after the ring: "${fallbackHeard}"`);
   assert.match(fallbackHeard, /\b(sorry|agent|call|back|soon|free)\b/i, `the customer heard the fallback: "${fallbackHeard}"`);
+});
+
+test('the customer hangs up while the agent\'s phone rings: the ringing is cancelled at once, the call ends callback', async () => {
+  const silence = await voiceWav('customer-leaves', 'hmm', 40);
+  const customer = await startBaresipCustomer('127.0.0.46', '+919800000046', silence);
+  const agent = await startBaresipCustomer('127.0.0.47', 'slow', silence, { answer: 'never' });
+  peers.push(customer.peer, agent.peer);
+  const transfers: TransferResult[] = [];
+  const telephony = observed(await carrierFor('127.0.0.46', 30), {
+    onFirstPlay: () => setTimeout(() => customer.press('0'), 1500),
+    onTransfer: () => setTimeout(() => customer.hangUp(), 2000),
+    transfers,
+  });
+  const engine = new ConversationEngine({ telephony, speech: offlineConversationSpeech({ recognizer }), classifyReply });
+  const result = await engine.run({
+    callId: 'cal_transfer_left',
+    phone: '+919800000046',
+    language: 'en-IN',
+    attempt: 1,
+    script,
+    variables: { name: 'Ravi' },
+    recording: false,
+    transferAgent: async () => ({ agentId: 'agt_slow', target: { sipUri: 'sip:slow@127.0.0.47', phone: null } }),
+  });
+  const outcome = transfers[0]!;
+  assert.is(outcome.kind, 'not_answered', JSON.stringify(outcome));
+  if (outcome.kind !== 'not_answered') return;
+  assert.match(outcome.detail, /customer hung up while the agent's phone rang/);
+  assert.ok(outcome.endedSeconds - outcome.dialledSeconds < 4, `cancelled when the customer left, not at the 30 s limit: ${JSON.stringify(outcome)}`);
+  assert.is(outcome.customerHungUp, true);
+  assert.is(result.customerHungUp, true);
+  assert.is(result.disposition, 'callback');
+  assert.is(result.turns.at(-1)!.step_id, 'connect', 'no fallback is said to nobody');
 });
 
 test('through the service: a single call escalates, the call runner picks the agent, GET /v1/calls/{id} shows the transfer', async () => {

@@ -88,6 +88,11 @@ const configSchema = z.object({
   SEARCH_THREADS: z.coerce.number().int().min(1).max(64).default(1),
   /** How long one transcript search may run before it is stopped (`search_budget_exceeded`). */
   SEARCH_BUDGET_MS: z.coerce.number().int().min(1).max(600_000).default(5_000),
+  /**
+   * Each search thread's remembered exact totals (projections/transcript-search-totals.ts), in estimated bytes; 0
+   * remembers none (every total is counted afresh).
+   */
+  SEARCH_TOTALS_CACHE_BYTES: z.coerce.number().int().min(0).max(1024 * 1024 * 1024).default(8 * 1024 * 1024),
   SPEECH_API_URL: z.string().url().optional(),
   SPEECH_API_KEY: z.string().optional(),
   SPEECH_MODEL: z.string().default('whisper-1'),

@@ -1,11 +1,19 @@
 /**
- * Sentiment sign agreement and intent accuracy per language on the second held-out slice
- * (bench/data/held-out-2-transcripts.json, issue 18), next to the figures main's analyzer gave on the same slice
- * before the issue-18 changes (recorded once in bench/data/held-out-2-baseline.json: the slice was committed,
- * then measured with the unchanged analyzer, then the analyzer was changed without looking at the slice).
+ * Sentiment sign agreement and intent accuracy per language on the issue-18 slices, each next to figures recorded
+ * once before a round of analyzer changes (the recorded files are never recomputed):
+ * - the second slice, bench/data/held-out-2-transcripts.json: held out for the first two rounds of issue 18 (its
+ *   "main" column: bench/data/held-out-2-baseline.json), then tuning data for the third round (its "round 2" column:
+ *   bench/data/held-out-2-round-2.json, the figures when the third round started). Its figures are tuned-on now.
+ * - the third slice, bench/data/held-out-3-transcripts.json: written and committed before the third round, measured
+ *   once then (bench/data/held-out-3-baseline.json), never tuned on, and run once at the end of the round
+ *   (bench/data/held-out-3-round-3.json): its figures are the honest ones.
  *
- * Run: npx tsx bench/analysis-sentiment.ts [--misses]   (--misses lists every miss on the slice)
- * bench/analysis.ts imports measureSentimentHeldOut() and printSentimentHeldOut().
+ * Run: npx tsx bench/analysis-sentiment.ts [--slice 2|3] [--misses] [--held-out-misses] [--record-baseline]
+ *   --slice 2         print only the second slice (what a tuning session runs, so as not to watch the third)
+ *   --misses          list every miss on the second slice (tuning data)
+ *   --held-out-misses list the third slice's misses (only after tuning is finished: reading them is tuning)
+ *   --record-baseline print the slices' figures as JSON, to record a baseline file
+ * bench/analysis.ts imports measureSentimentSlices() and printSentimentSlice().
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -38,23 +46,69 @@ export interface SentimentMiss {
   score: number;
 }
 
-export interface SentimentHeldOutFigures {
+/** Figures recorded once with an earlier analyzer, printed as a "before" column. */
+export interface RecordedFigures {
+  label: string;
+  figures: LanguageFigures[];
+}
+
+export interface SlicePlan {
+  /** `held_out_2` or `held_out_3`. */
+  slice: string;
+  title: string;
   dataPath: string;
-  after: LanguageFigures[];
-  /** Recorded figures of main's analyzer on the same slice, or null when the baseline file is missing. */
-  before: LanguageFigures[] | null;
+  baselines: { label: string; path: string }[];
+}
+
+export interface SentimentSliceFigures {
+  slice: string;
+  title: string;
+  dataPath: string;
+  now: LanguageFigures[];
+  /** Recorded columns, oldest first; a missing file is left out. */
+  before: RecordedFigures[];
   misses: SentimentMiss[];
 }
 
-const DATA = fileURLToPath(new URL('./data/held-out-2-transcripts.json', import.meta.url));
-const BASELINE = fileURLToPath(new URL('./data/held-out-2-baseline.json', import.meta.url));
+const data = (name: string) => fileURLToPath(new URL(`./data/${name}`, import.meta.url));
+
+export const SLICES: readonly SlicePlan[] = [
+  {
+    slice: 'held_out_2',
+    title: 'second slice (held out for rounds 1-2 of issue 18, TUNED ON in round 3)',
+    dataPath: data('held-out-2-transcripts.json'),
+    baselines: [
+      { label: 'main', path: data('held-out-2-baseline.json') },
+      { label: 'round 2', path: data('held-out-2-round-2.json') },
+    ],
+  },
+  {
+    slice: 'held_out_3',
+    title: 'third slice (HELD OUT: never tuned on; quote these)',
+    dataPath: data('held-out-3-transcripts.json'),
+    baselines: [
+      { label: 'round 2', path: data('held-out-3-baseline.json') },
+      { label: 'round 3', path: data('held-out-3-round-3.json') },
+    ],
+  },
+];
+
 const SIGN = { positive: 1, neutral: 0, negative: -1 } as const;
 const GROUPS = ['en', 'hi', 'hinglish', 'mr', 'ta', 'te'];
 
 const groupOf = (t: LabelledTranscript) => t.variant ?? t.language.slice(0, 2);
 
-export function measureSentimentHeldOut(dataPath: string = DATA): SentimentHeldOutFigures {
-  const transcripts = (JSON.parse(readFileSync(dataPath, 'utf8')) as { transcripts: LabelledTranscript[] }).transcripts;
+function readRecorded(label: string, path: string): RecordedFigures | null {
+  try {
+    return { label, figures: (JSON.parse(readFileSync(path, 'utf8')) as { figures: LanguageFigures[] }).figures };
+  } catch {
+    return null;
+  }
+}
+
+export function measureSentimentSlice(plan: SlicePlan): SentimentSliceFigures {
+  const transcripts = (JSON.parse(readFileSync(plan.dataPath, 'utf8')) as { transcripts: LabelledTranscript[] })
+    .transcripts;
   const analyzer = createLexiconAnalyzer();
   const byGroup = new Map<string, LanguageFigures>();
   const misses: SentimentMiss[] = [];
@@ -80,14 +134,16 @@ export function measureSentimentHeldOut(dataPath: string = DATA): SentimentHeldO
       });
     }
   }
-  const after = [...byGroup.values()].sort((a, b) => GROUPS.indexOf(a.group) - GROUPS.indexOf(b.group));
-  let before: LanguageFigures[] | null = null;
-  try {
-    before = (JSON.parse(readFileSync(BASELINE, 'utf8')) as { figures: LanguageFigures[] }).figures;
-  } catch {
-    before = null;
-  }
-  return { dataPath, after, before, misses };
+  const now = [...byGroup.values()].sort((a, b) => GROUPS.indexOf(a.group) - GROUPS.indexOf(b.group));
+  const before = plan.baselines
+    .map(({ label, path }) => readRecorded(label, path))
+    .filter((r): r is RecordedFigures => r !== null);
+  return { slice: plan.slice, title: plan.title, dataPath: plan.dataPath, now, before, misses };
+}
+
+/** Every slice whose file exists (`only`: the slices to measure, by name). */
+export function measureSentimentSlices(only?: readonly string[]): SentimentSliceFigures[] {
+  return SLICES.filter((plan) => !only || only.includes(plan.slice)).map(measureSentimentSlice);
 }
 
 function total(rows: readonly LanguageFigures[]): LanguageFigures {
@@ -102,39 +158,44 @@ function total(rows: readonly LanguageFigures[]): LanguageFigures {
   );
 }
 
-function cell(correct: number, calls: number): string {
-  return `${correct}/${calls} ${((correct / calls) * 100).toFixed(0)}%`.padStart(12);
+function cell(correct: number, calls: number, width: number): string {
+  return `${correct}/${calls} ${((correct / calls) * 100).toFixed(0)}%`.padStart(width);
 }
 
-export function printSentimentHeldOut(figures: SentimentHeldOutFigures, indent = '  '): void {
-  const header = `${'group'.padEnd(9)} ${'sign before'.padStart(12)} ${'sign after'.padStart(12)} ${'intent before'.padStart(13)} ${'intent after'.padStart(12)}`;
-  console.log(`${indent}${header}`);
-  const rows = [...figures.after, total(figures.after)];
-  const before = figures.before ? [...figures.before, total(figures.before)] : null;
-  for (const row of rows) {
-    const old = before?.find((b) => b.group === row.group);
-    const signBefore = old ? cell(old.signCorrect, old.calls) : 'n/a'.padStart(12);
-    const intentBefore = old ? cell(old.intentCorrect, old.calls).padStart(13) : 'n/a'.padStart(13);
-    console.log(
-      `${indent}${row.group.padEnd(9)} ${signBefore} ${cell(row.signCorrect, row.calls)} ${intentBefore} ${cell(row.intentCorrect, row.calls)}`,
-    );
+export function printSentimentSlice(figures: SentimentSliceFigures, indent = '  '): void {
+  const columns = [...figures.before.map((b) => b.label), 'now'];
+  const width = Math.max(12, ...columns.map((c) => c.length + 7));
+  const head = (what: string) => columns.map((c) => `${what} ${c}`.padStart(width)).join(' ');
+  console.log(`${indent}${'group'.padEnd(9)} ${head('sign')} ${head('intent')}`);
+  const rowsOf = (rows: readonly LanguageFigures[]) => [...rows, total(rows)];
+  const tables = [...figures.before.map((b) => rowsOf(b.figures)), rowsOf(figures.now)];
+  for (const row of rowsOf(figures.now)) {
+    const matching = tables.map((table) => table.find((r) => r.group === row.group));
+    const column = (pick: (r: LanguageFigures) => number) =>
+      matching.map((r) => (r ? cell(pick(r), r.calls, width) : 'n/a'.padStart(width))).join(' ');
+    console.log(`${indent}${row.group.padEnd(9)} ${column((r) => r.signCorrect)} ${column((r) => r.intentCorrect)}`);
   }
   console.log(`${indent}targets: sentiment sign >= 90% and intent >= 95% per language`);
 }
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const figures = measureSentimentHeldOut();
-  console.log('Sentiment and intent on the second held-out slice (bench/data/held-out-2-transcripts.json)\n');
-  printSentimentHeldOut(figures);
-  if (process.argv.includes('--misses')) {
-    console.log('\nmisses (id: intent expected -> detected; sign expected -> detected, score)');
-    for (const miss of figures.misses) {
-      const intent = miss.expectedIntent === miss.detectedIntent ? 'intent ok' : `${miss.expectedIntent} -> ${miss.detectedIntent}`;
-      const sign = miss.expectedSign === miss.detectedSign ? 'sign ok' : `${miss.expectedSign} -> ${miss.detectedSign}`;
-      console.log(`${miss.id.padEnd(14)} ${intent}; ${sign} (${miss.score.toFixed(2)})`);
-    }
+function printMisses(misses: readonly SentimentMiss[]): void {
+  console.log('\nmisses (id: intent expected -> detected; sign expected -> detected, score)');
+  for (const miss of misses) {
+    const intent =
+      miss.expectedIntent === miss.detectedIntent ? 'intent ok' : `${miss.expectedIntent} -> ${miss.detectedIntent}`;
+    const sign = miss.expectedSign === miss.detectedSign ? 'sign ok' : `${miss.expectedSign} -> ${miss.detectedSign}`;
+    console.log(`${miss.id.padEnd(14)} ${intent}; ${sign} (${miss.score.toFixed(2)})`);
   }
-  if (process.argv.includes('--record-baseline')) {
-    console.log(JSON.stringify({ figures: figures.after }));
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const sliceArg = process.argv.indexOf('--slice');
+  const only = sliceArg > 0 ? [`held_out_${process.argv[sliceArg + 1]}`] : undefined;
+  for (const figures of measureSentimentSlices(only)) {
+    console.log(`\nSentiment and intent, ${figures.title}: ${figures.dataPath.replace(/^.*\/bench\//, 'bench/')}\n`);
+    printSentimentSlice(figures);
+    const listMisses = figures.slice === 'held_out_3' ? '--held-out-misses' : '--misses';
+    if (process.argv.includes(listMisses)) printMisses(figures.misses);
+    if (process.argv.includes('--record-baseline')) console.log(JSON.stringify({ figures: figures.now }));
   }
 }

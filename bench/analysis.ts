@@ -7,8 +7,8 @@
  *      127.0.0.1, the streaming download, ffmpeg, PocketSphinx, diarisation and every text feature.
  *   3. Text-analysis throughput and intent / sentiment accuracy per language on the labelled sets
  *      (bench/analysis-text.ts), the tuned set and the held-out slice reported separately.
- *   4. Sentiment sign agreement and intent accuracy per language on the second held-out slice, before (main's
- *      analyzer, recorded) and now (bench/analysis-sentiment.ts).
+ *   4. Sentiment sign agreement and intent accuracy per language on the second slice (tuned on since round 3 of
+ *      issue 18) and the third, held-out slice: recorded columns and now (bench/analysis-sentiment.ts).
  *   5. Summary quality per language, before (main's summarizer) and after, on labelled calls
  *      (bench/analysis-summary.ts): outcome, request and amount stated; boilerplate sentences chosen.
  *
@@ -31,7 +31,7 @@ import { createTranscriptionWorker } from '../processes/analysis/transcription-w
 import { measureTextAnalysis, type AccuracyFigures } from './analysis-text.ts';
 import { BEFORE_COMMIT, measureSummaryQuality, printSummaryQuality } from './analysis-summary.ts';
 import { describe, measureSpeechRecognition, SCRIPT } from './speech.ts';
-import { measureSentimentHeldOut, printSentimentHeldOut } from './analysis-sentiment.ts';
+import { measureSentimentSlices, printSentimentSlice } from './analysis-sentiment.ts';
 
 function numberArgument(name: string, fallback: number): number {
   const index = process.argv.indexOf(`--${name}`);
@@ -150,13 +150,16 @@ console.log(`  = ${(median(job.latencySeconds) / job.audioSeconds).toFixed(2)} x
 const text = measureTextAnalysis();
 console.log(`\n3. Text analysis: ${text.transcriptsPerSecond.toFixed(0)} transcripts/s (summary + sentiment + intent + QA, median of ${text.runs} runs, one core)`);
 for (const set of text.sets) {
-  const what = set.set === 'tuned' ? 'tuned set (lexicons grown on it)' : 'first held-out slice (tuned on since issue 18: quote section 4)';
+  const what = set.set === 'tuned' ? 'tuned set (lexicons grown on it)' : 'first held-out slice (tuned on since issue 18: quote section 4, third slice)';
   console.log(`\n  ${what}: ${relative(process.cwd(), set.dataPath)}`);
   printAccuracy([...set.byLanguage, set.overall]);
 }
 
-console.log('\n4. Sentiment sign and intent per language on the second held-out slice (issue 18), main before vs now');
-printSentimentHeldOut(measureSentimentHeldOut());
+console.log('\n4. Sentiment sign and intent per language on the issue-18 slices (recorded columns, then now)');
+for (const slice of measureSentimentSlices()) {
+  console.log(`\n  ${slice.title}`);
+  printSentimentSlice(slice);
+}
 
 const summaries = await measureSummaryQuality();
 console.log(`\n5. Summary quality, before (summary.ts of ${BEFORE_COMMIT}) and after: share stating the outcome / the customer's request / the amount spoken; summaries with a boilerplate sentence (target 0)`);

@@ -30,6 +30,11 @@ export interface FindOptions {
   yieldsTo?: ComplianceList;
   /** Concept patterns that claim the whole clause as `yieldsTo` does (a clause that is a false claim in other words). */
   yieldsToPatterns?: readonly ConceptPattern[];
+  /**
+   * Search whole clauses, across scope breaks: for phrases that hold a break word themselves and are never negated
+   * ("அப்புறம் பண்ணுங்க" call later, whose அப்புறம் is also "and then").
+   */
+  acrossScopeBreaks?: boolean;
 }
 
 /** What is searched: a lexicon list, or a concept class (domain/compliance/lexicon/concepts.ts). */
@@ -49,6 +54,7 @@ type CompiledLexicon = {
   scopeBreaks: Compiled[];
   conditionOpeners: Compiled[];
   coordinators: Compiled[];
+  subordinators: Compiled[];
   negatorWordsBefore: number;
   negatorWordsAfter: number;
 };
@@ -106,6 +112,7 @@ function compiledLexicon(key: LexiconKey): CompiledLexicon {
       scopeBreaks: compileAll(lexicon.scopeBreaks, key),
       conditionOpeners: compileAll(lexicon.conditionOpeners, key),
       coordinators: compileAll(lexicon.coordinators, key),
+      subordinators: compileAll(lexicon.subordinators, key),
       negatorWordsBefore: lexicon.negatorWordsBefore,
       negatorWordsAfter: lexicon.negatorWordsAfter,
     };
@@ -230,6 +237,7 @@ function isNegated(clause: Clause, hit: Span, scope: Span, ignored: readonly Spa
   // A negator before a coordinated list reaches every item: "no question of police or arrest" denies the arrest.
   let listStart = hit.start;
   while (listStart - 2 >= from && anyMatchAt(clause, (lexicon) => lexicon.coordinators, listStart - 1) > 0) listStart -= 2;
+  const holdsSubordinator = opensSubordinate(clause, hit.start, hit.end);
   for (const lexicon of clause.lexicons) {
     for (let index = from; index < hit.start; index++) {
       if (!isIgnored(index) && matchLengthAt(words, lexicon.clauseNegators, index) > 0) return true;
@@ -241,10 +249,20 @@ function isNegated(clause: Clause, hit: Span, scope: Span, ignored: readonly Spa
         if (!isIgnored(index) && matchLengthAt(words, lexicon.negatorsBefore, index) > 0) return true;
       }
     }
-    for (let index = hit.end; index < Math.min(scope.end, hit.end + lexicon.negatorWordsAfter); index++) {
-      if (!isIgnored(index) && matchLengthAt(words, lexicon.negatorsAfter, index) > 0) return true;
+    // A negator after a subordinator belongs to the subordinate clause; a phrase holding one is that clause.
+    if (!holdsSubordinator) {
+      for (let index = hit.end; index < Math.min(scope.end, hit.end + lexicon.negatorWordsAfter); index++) {
+        if (anyMatchAt(clause, (each) => each.subordinators, index) > 0) break;
+        if (!isIgnored(index) && matchLengthAt(words, lexicon.negatorsAfter, index) > 0) return true;
+      }
     }
   }
+  return false;
+}
+
+/** Whether a subordinator ("जब तक", "until") starts inside [start, end). */
+function opensSubordinate(clause: Clause, start: number, end: number): boolean {
+  for (let index = start; index < end; index++) if (anyMatchAt(clause, (lexicon) => lexicon.subordinators, index) > 0) return true;
   return false;
 }
 
@@ -260,7 +278,14 @@ function hitsOf(clause: Clause, scope: Span, source: Source): Hit[] {
     all = clauseHits(clause, source);
     clause.hits.set(key, all);
   }
-  return scope.start === 0 && scope.end === clause.length ? all : all.filter((hit) => hit.start >= scope.start && hit.end <= scope.end);
+  if (scope.start === 0 && scope.end === clause.length) return all;
+  const scoped = `${key}@${scope.start}:${scope.end}`;
+  let within = clause.hits.get(scoped);
+  if (!within) {
+    within = all.filter((hit) => hit.start >= scope.start && hit.end <= scope.end);
+    clause.hits.set(scoped, within);
+  }
+  return within;
 }
 
 function clauseHits(clause: Clause, source: Source): Hit[] {
@@ -301,17 +326,33 @@ const CLAUSE_BREAK = /[.,!?;:।॥\n]+/u;
  * pattern of `options.yieldsToPatterns`, not negated) occurs.
  */
 function* clauseScopes(text: string, language: string, options: FindOptions) {
-  for (const { clause, scopes } of preparedClauses(text, language)) {
+  for (const each of preparedClauses(text, language)) {
+    const { clause, scopes } = each;
     const whole = { start: 0, end: clause.length };
     if (options.yieldsTo && hitsOf(clause, whole, options.yieldsTo).length > 0) continue;
-    if (options.yieldsToPatterns && scopes.some((scope) => patternIn(clause, scope, options.yieldsToPatterns!, { negatable: true }))) continue;
-    for (const scope of scopes) yield { clause, scope };
+    if (yieldsToPatterns(each, options.yieldsToPatterns)) continue;
+    if (options.acrossScopeBreaks) yield { clause, scope: whole };
+    else for (const scope of scopes) yield { clause, scope };
   }
 }
 
 interface PreparedClause {
   clause: Clause;
   scopes: Span[];
+  /** Only a comma stands between this clause and the one before it in the turn ("will be frozen, your PAN, …"). */
+  afterComma: boolean;
+  /** Whether the clause yields to a pattern list (FindOptions.yieldsToPatterns), by list. */
+  yieldsTo: Map<readonly ConceptPattern[], boolean>;
+}
+
+function yieldsToPatterns(prepared: PreparedClause, patterns: readonly ConceptPattern[] | undefined): boolean {
+  if (!patterns) return false;
+  let yields = prepared.yieldsTo.get(patterns);
+  if (yields === undefined) {
+    yields = prepared.scopes.some((scope) => patternIn(prepared.clause, scope, patterns, { negatable: true }) !== null);
+    prepared.yieldsTo.set(patterns, yields);
+  }
+  return yields;
 }
 
 // Every rule searches the same turns for several lists: a turn's clauses, their lexicons, word views, scopes and
@@ -324,12 +365,18 @@ function preparedClauses(text: string, language: string): PreparedClause[] {
   let clauses = prepared.get(key);
   if (!clauses) {
     clauses = [];
-    for (const part of text.split(CLAUSE_BREAK)) {
-      const words = tokenize(part, language);
-      if (words.length === 0) continue;
-      const keys = lexiconKeysForWords(language, words);
-      const clause: Clause = { length: words.length, words, hits: new Map(), lexicons: keys.map(compiledLexicon), views: keys.map((key) => viewOf(key, words)) };
-      clauses.push({ clause, scopes: scopesOf(clause) });
+    // split with a capturing group: parts at even indexes, the breaks between them at odd ones
+    const pieces = text.split(new RegExp(`(${CLAUSE_BREAK.source})`, 'u'));
+    let breakBefore = '';
+    for (let i = 0; i < pieces.length; i += 2) {
+      const words = tokenize(pieces[i]!, language);
+      if (words.length > 0) {
+        const keys = lexiconKeysForWords(language, words);
+        const clause: Clause = { length: words.length, words, hits: new Map(), lexicons: keys.map(compiledLexicon), views: keys.map((key) => viewOf(key, words)) };
+        clauses.push({ clause, scopes: scopesOf(clause), afterComma: clauses.length > 0 && breakBefore === ',', yieldsTo: new Map() });
+        breakBefore = '';
+      }
+      breakBefore += pieces[i + 1] ?? '';
     }
     if (prepared.size >= PREPARED_LIMIT) prepared.clear();
     prepared.set(key, clauses);
@@ -403,10 +450,85 @@ function patternIn(clause: Clause, scope: Span, patterns: readonly ConceptPatter
   return null;
 }
 
+/** One clause scope: where a part of a pattern may stand, and where its negation is decided. */
+interface Unit {
+  clause: Clause;
+  scope: Span;
+}
+
+/**
+ * patternIn over adjacent scopes: each concept may stand in any of `units`, and each occurrence is negated or not
+ * in its own scope (a comma still ends a negation's reach).
+ */
+function patternAcross(units: readonly Unit[], patterns: readonly ConceptPattern[], options: Pick<FindOptions, 'negatable' | 'except'>): PhraseHit | null {
+  const exceptions = units.map(({ clause, scope }) => (options.except ? hitsOf(clause, scope, options.except) : []));
+  const candidates = new Map<Concept, Array<{ unit: number; hit: Hit }>>();
+  const hitsFor = (concept: Concept) => {
+    let hits = candidates.get(concept);
+    if (!hits) {
+      hits = units.flatMap(({ clause, scope }, unit) =>
+        hitsOf(clause, scope, { concept })
+          .filter((hit) => !exceptions[unit]!.some((span) => span.start < hit.end && hit.start < span.end))
+          .map((hit) => ({ unit, hit })),
+      );
+      candidates.set(concept, hits);
+    }
+    return hits;
+  };
+  for (const pattern of patterns) {
+    const parts = pattern.map(hitsFor);
+    if (parts.some((hits) => hits.length === 0)) continue;
+    // A negator inside another part of the pattern belongs to that part ("कहीं भी … नहीं मिलेगा").
+    const othersOf = (i: number, unit: number): Hit[] => {
+      const others: Hit[] = [];
+      for (const [j, hits] of parts.entries()) if (j !== i) for (const other of hits) if (other.unit === unit) others.push(other.hit);
+      return others;
+    };
+    const chosen = parts.map((hits, i) =>
+      hits.find(({ unit, hit }) => !options.negatable || !isNegated(units[unit]!.clause, hit, units[unit]!.scope, othersOf(i, unit))),
+    );
+    if (chosen.every((hit) => hit !== undefined)) {
+      const hits = chosen.map((each) => each!.hit);
+      return { phrase: hits.map((hit) => hit.phrase).join(' … '), lexicon: hits[0]!.lexicon };
+    }
+  }
+  return null;
+}
+
+// A claim is often said in pieces: "your PAN card, your bank accounts, all of them will be frozen", "कहीं भी आपको
+// लोन, फोन कनेक्शन … नहीं मिलेगा". A pattern may take its parts from up to this many clauses in a row that only
+// commas separate, each part from the text next to the comma (the last scope before it, the first after it).
+const COMMA_WINDOW = 3;
+
+/**
+ * The longest runs of adjacent scopes across commas (two clauses or more, from each clause on): the last scope of
+ * the first clause, the first scope of each next one. A shorter run is inside a longer one, so it is not tried.
+ */
+function* commaWindows(clauses: readonly PreparedClause[], options: FindOptions): Generator<Unit[]> {
+  if (clauses.length < 2 || !clauses.some((each) => each.afterComma)) return;
+  const yields = clauses.map((each) => yieldsToPatterns(each, options.yieldsToPatterns));
+  for (let first = 0; first < clauses.length - 1; first++) {
+    if (yields[first] || !clauses[first + 1]!.afterComma) continue;
+    const units: Unit[] = [{ clause: clauses[first]!.clause, scope: clauses[first]!.scopes.at(-1)! }];
+    for (let index = first + 1; index < clauses.length && units.length < COMMA_WINDOW; index++) {
+      const each = clauses[index]!;
+      if (!each.afterComma || yields[index]) break;
+      units.push({ clause: each.clause, scope: each.scopes[0]! });
+      // a clause of several scopes ("…, then …,") ends the run: no one scope of it is next to both commas
+      if (each.scopes.length > 1) break;
+    }
+    if (units.length >= 2) yield units;
+  }
+}
+
 /** The first clause scope of `text` where a pattern of `patterns` occurs (patternIn), as one hit, or null. */
 export function findPattern(text: string, language: string, patterns: readonly ConceptPattern[], options: FindOptions): PhraseHit | null {
   for (const { clause, scope } of clauseScopes(text, language, options)) {
     const hit = patternIn(clause, scope, patterns, options);
+    if (hit) return hit;
+  }
+  for (const units of commaWindows(preparedClauses(text, language), options)) {
+    const hit = patternAcross(units, patterns, options);
     if (hit) return hit;
   }
   return null;

@@ -19,10 +19,14 @@ import { negationRule } from './negation.ts';
 import { tokenizeClauses } from '../../domain/shared/text/normalize.ts';
 import { containsAny, maximalMatches, PhraseIndex } from './phrase-index.ts';
 import { customerSegments } from '../../domain/shared/text/speaker-roles.ts';
+import { classifyReply } from './customer-reply.ts';
 
 const MINIMUM_SCORE = 1;
 /** The weight of the customer's last turn that carries any cue, against 1 for the others. */
 const LAST_TURN_WEIGHT = 1.5;
+/** An agent's cue at least this strong, confirmed by the customer's "yes", counts CONFIRMED_CUE_WEIGHT for them. */
+const STRONG_CUE = 2;
+const CONFIRMED_CUE_WEIGHT = 1;
 
 interface IntentCue {
   label: IntentRuleLabel;
@@ -33,6 +37,7 @@ interface CompiledIntentLexicon {
   cues: PhraseIndex<IntentCue>;
   loanWords: PhraseIndex<true>;
   renewalWords: PhraseIndex<true>;
+  formWords: PhraseIndex<true>;
 }
 
 const compiledLexicons = new Map<LexiconKey, CompiledIntentLexicon>();
@@ -49,6 +54,7 @@ function compiledLexicon(key: LexiconKey): CompiledIntentLexicon {
       cues: new PhraseIndex(cues, key),
       loanWords: new PhraseIndex(lexicon.loanWords.map((word) => [word, true] as const), key),
       renewalWords: new PhraseIndex(lexicon.renewalWords.map((word) => [word, true] as const), key),
+      formWords: new PhraseIndex(lexicon.formWords.map((word) => [word, true] as const), key),
     };
     compiledLexicons.set(key, compiled);
   }
@@ -71,9 +77,13 @@ function segmentCueScores(segment: AnalysedSegment): Map<IntentRuleLabel, number
   const lexicons = segment.keys.map(compiledLexicon);
   const indexes = lexicons.map((lexicon) => lexicon.cues);
   const negationRules = segment.keys.map(negationRule);
+  // "फॉर्म भेज दीजिए, मैं भर दूँगी": in a turn about a form, Hindi and Marathi "fill" is not "pay".
+  const formIndexes = lexicons.map((lexicon) => lexicon.formWords);
+  const namesForm = segment.clauses.some((words) => containsAny(formIndexes, words));
   for (const words of segment.clauses) {
     for (const match of maximalMatches(indexes, words)) {
       let label = match.value.label;
+      if (label === 'payment_promise' && namesForm) continue;
       if (label === 'interest' || label === 'payment_promise') {
         // Negators inside other cues still negate here: in "I don't want to renew", "don't" is part of the
         // not_interested cue "don't want" and also negates "renew".
@@ -86,6 +96,30 @@ function segmentCueScores(segment: AnalysedSegment): Map<IntentRuleLabel, number
     }
   }
   return best;
+}
+
+/** The last sentence of a turn: what a "yes" right after it answers ("We are updating records. Is it still Adyar?"). */
+function lastSentence(segment: TranscriptSegment, language: string): AnalysedSegment {
+  const sentences = segment.text.split(/(?<=[.!?।॥])\s+/u).filter((sentence) => sentence.trim() !== '');
+  return analyse({ ...segment, text: sentences[sentences.length - 1] ?? '' }, language);
+}
+
+/** Whether the turn's first clause is a plain "yes" ("Yes,", "हाँ,", "Haan ji", "हो,", "ஆமாம்,", "అవును,"). */
+function opensWithYes(segment: TranscriptSegment, language: string): boolean {
+  const first = segment.text.split(/[.,!?;:।॥\n]/u)[0] ?? '';
+  return classifyReply(first, language).intent === 'affirm';
+}
+
+/**
+ * The intent labels whose strong cues (weight >= 2) one turn carries, interest resolved to `interested` (a
+ * negated interest phrase is `not_interested`). Sentiment reads a turn's requests with it: an opt-out or a
+ * brush-off says something about the mood too.
+ */
+export function turnRequests(text: string, language: string): Set<IntentRuleLabel> {
+  const requests = new Set<IntentRuleLabel>();
+  const cues = segmentCueScores(analyse({ speaker: 'customer', text, start_time: 0, end_time: 0 }, language));
+  for (const [label, weight] of cues) if (weight >= STRONG_CUE) requests.add(label);
+  return requests;
 }
 
 function talksAboutLoanRenewal(segments: readonly AnalysedSegment[]): boolean {
@@ -110,8 +144,19 @@ export function intentScores(segments: readonly TranscriptSegment[], language: s
     ? 'loan_renewal_interest'
     : 'interested';
   const cueScores = analysed
-    .filter(({ segment }) => customer.has(segment))
-    .map(({ analysis }) => segmentCueScores(analysis))
+    .map(({ segment, analysis }, index) => {
+      if (!customer.has(segment)) return new Map<IntentRuleLabel, number>();
+      const cues = segmentCueScores(analysis);
+      const previous = analysed[index - 1];
+      if (previous && !customer.has(previous.segment) && opensWithYes(segment, language)) {
+        // "Calling about the complaint you raised." "Yes, I was very upset about that charge": the customer's yes
+        // makes the agent's request the customer's own, as a supporting cue (the customer's own words outweigh it).
+        for (const [label, weight] of segmentCueScores(lastSentence(previous.segment, language))) {
+          if (weight >= STRONG_CUE) cues.set(label, Math.max(cues.get(label) ?? 0, CONFIRMED_CUE_WEIGHT));
+        }
+      }
+      return cues;
+    })
     .filter((cues) => cues.size > 0);
   cueScores.forEach((cues, index) => {
     // The customer's last turn with a cue is where the call ended up ("how much?" ... "OK, book it").

@@ -24,6 +24,8 @@ import { isNegated, type NegationRule } from '../../domain/shared/text/negation-
 import { negationRule } from './negation.ts';
 import { PhraseIndex, scanLongest, type PhraseMatch } from './phrase-index.ts';
 import { agentSpeaker, customerSegments } from '../../domain/shared/text/speaker-roles.ts';
+import { turnRequests } from './intent.ts';
+import type { IntentRuleLabel } from './lexicon/intent/intent-lexicon.ts';
 
 /** Scores above this are `positive`. A lone "thank you" (0.25) stays neutral; a lone "good" (0.36) does not. */
 export const POSITIVE_THRESHOLD = 0.25;
@@ -40,6 +42,26 @@ const INTENSIFIER_REACH = 2;
  * after an information call is not anger), but it tips a turn with any other annoyance into negative.
  */
 const FLAT_AGREEMENT_VALENCE = -0.9;
+/**
+ * The same agreement in a turn that brushes the caller off (asks to be called later, refuses, opts out): "हाँ हाँ,
+ * अभी मीटिंग में हूँ, बाद में करना", "ஆமா ஆமா ... அப்புறம் கூப்பிடுங்க". Impatience, negative on its own.
+ */
+const FLAT_AGREEMENT_BRUSH_OFF_VALENCE = -1.5;
+/** The turn requests that brush the caller off (intent cues of weight >= 2 in the turn). */
+const BRUSH_OFFS: readonly IntentRuleLabel[] = ['callback_request', 'not_interested', 'dnd_request'];
+/**
+ * Asking not to be called again is displeasure with the calls, whatever the words ("Remove my number. Do not
+ * call me again."): negative on its own; a courteous one ("Please take my number off your list. Thank you.")
+ * stays neutral, as its thanks (+1) offsets most of it. Not weighted by recency: it is an act, not a mood.
+ */
+const OPT_OUT_VALENCE = -1.5;
+// (A floor, not an addition: what the turn already says against the calls counts towards it.)
+/**
+ * A short question with a pleasant word ("Happy now?", "Khush?", "झालं समाधान?") asks, it does not say the
+ * speaker is pleased: it counts nothing, and negated (x NEGATED_POSITIVE_FACTOR) when the speaker was already
+ * negative earlier in the call or the turn: then it is rhetorical.
+ */
+const RHETORICAL_QUESTION_WORDS = 4;
 /** A match at least this negative makes the turn a complaint (an apology, -0.3, does not). */
 const COMPLAINT_VALENCE = -1;
 /** Praise or a pleasantry before a complaint in the same turn: sarcasm at worst, politeness at best. */
@@ -68,22 +90,56 @@ interface CompiledSentimentLexicon {
   contrastWords: Set<string>;
   /** Each flat-agreement phrase as its normalised words. */
   flatAgreements: string[][];
+  pastMarkers: Set<string>;
+  /** English puts "was" before the state word; the Indic languages put था, होतो, இருந்தது after it. */
+  pastMarkerBefore: boolean;
 }
 
 const compiledLexicons = new Map<LexiconKey, CompiledSentimentLexicon>();
+
+/**
+ * Marathi glues its emphatic particle to the word ("छानच", "नक्कीच", "बरोबरच"): every single-word entry also
+ * matches with a final च, at the same valence. Stems (`आवड*`) match such forms already.
+ */
+function withEmphaticForms(key: LexiconKey, valences: Record<string, number>): [string, number][] {
+  const entries = Object.entries(valences);
+  if (key !== 'mr') return entries;
+  const emphatic: [string, number][] = [];
+  for (const [word, valence] of entries) {
+    if (/[\s*]/u.test(word) || `${word}च` in valences) continue;
+    emphatic.push([`${word}च`, valence]);
+  }
+  return [...entries, ...emphatic];
+}
+
+const CLAUSE_WITH_BREAK = /([.,!?;:।॥\n]+)/u;
+
+/** For each non-empty clause of tokenizeClauses(text), whether it is a short question (at most N words, ends in ?). */
+function shortQuestions(text: string, language: string): boolean[] {
+  const pieces = text.split(CLAUSE_WITH_BREAK);
+  const flags: boolean[] = [];
+  for (let index = 0; index < pieces.length; index += 2) {
+    const words = tokenize(pieces[index]!, language);
+    if (words.length === 0) continue;
+    flags.push(words.length <= RHETORICAL_QUESTION_WORDS && (pieces[index + 1] ?? '').includes('?'));
+  }
+  return flags;
+}
 
 function compiledLexicon(key: LexiconKey): CompiledSentimentLexicon {
   let compiled = compiledLexicons.get(key);
   if (!compiled) {
     const lexicon = sentimentLexicons[key];
     compiled = {
-      phrases: new PhraseIndex(Object.entries(lexicon.valences), key),
+      phrases: new PhraseIndex(withEmphaticForms(key, lexicon.valences), key),
       negation: negationRule(key),
       intensifiers: new Map(
         Object.entries(lexicon.intensifiers).map(([word, factor]) => [normalizeText(word), factor]),
       ),
       contrastWords: new Set(lexicon.contrastWords.map(normalizeText)),
       flatAgreements: lexicon.flatAgreements.map((phrase) => tokenize(phrase, key === 'hi-latn' ? 'hi' : key)),
+      pastMarkers: new Set(lexicon.pastMarkers.map(normalizeText)),
+      pastMarkerBefore: key === 'en',
     };
     compiledLexicons.set(key, compiled);
   }
@@ -120,6 +176,22 @@ interface ScoredMatch {
   valence: number;
   /** From a mild lexicon entry (|valence| <= 1): courtesy, not mood. */
   mild: boolean;
+  /** A state said in the past tense ("परेशान था", "I was upset"). */
+  past: boolean;
+}
+
+/** How many words from a state word its past-tense marker may stand ("I was very upset", "खूप वैतागलो होतो"). */
+const PAST_MARKER_REACH = 2;
+
+function saidInThePast(lexicons: readonly CompiledSentimentLexicon[], words: readonly string[], match: PhraseMatch<number>): boolean {
+  for (let distance = 1; distance <= PAST_MARKER_REACH; distance++) {
+    for (const lexicon of lexicons) {
+      const index = lexicon.pastMarkerBefore ? match.start - distance : match.end - 1 + distance;
+      const word = words[index];
+      if (word !== undefined && lexicon.pastMarkers.has(word)) return true;
+    }
+  }
+  return false;
 }
 
 /** Where a dismissive repeated agreement ("haan haan", "हाँ हाँ ठीक है", "சரி சரி") ends in `words`, or -1. */
@@ -151,8 +223,8 @@ function flatAgreementEnd(lexicons: readonly CompiledSentimentLexicon[], words: 
  *     मेरी EMI दो बार कट गई"): it does not count as positive.
  */
 export function textValence(text: string, language: string): number {
-  const { courtesy, rest } = turnValence(text, language);
-  return courtesy + rest;
+  const { courtesy, rest, askedPleasure } = turnValence(text, language);
+  return courtesy + rest + (courtesy + rest < 0 ? askedPleasure * NEGATED_POSITIVE_FACTOR : 0);
 }
 
 /**
@@ -163,13 +235,17 @@ export function textValence(text: string, language: string): number {
 interface TurnValence {
   courtesy: number;
   rest: number;
+  /** Pleasant words in short questions, left out of courtesy and rest: rhetorical if the speaker was negative. */
+  askedPleasure: number;
 }
 
 function turnValence(text: string, language: string): TurnValence {
   const clauses = tokenizeClauses(text, language);
   const allWords = clauses.flat();
   const lexicons = lexiconKeysForWords(language, allWords).map(compiledLexicon);
-  if (lexicons.length === 0) return { courtesy: 0, rest: 0 };
+  if (lexicons.length === 0) return { courtesy: 0, rest: 0, askedPleasure: 0 };
+  const questions = shortQuestions(text, language);
+  let askedPleasure = 0;
 
   const scored: ScoredMatch[] = [];
   const phraseIndexes = lexicons.map((lexicon) => lexicon.phrases);
@@ -188,7 +264,12 @@ function turnValence(text: string, language: string): TurnValence {
       if (isNegated(words, match.start, match.end, negationRules, covered)) {
         valence *= valence > 0 ? NEGATED_POSITIVE_FACTOR : NEGATED_NEGATIVE_FACTOR;
       }
-      scored.push({ position: offset + match.start, clause, valence, mild: isMild(match.value) });
+      if (valence > 0 && questions[clause]) {
+        askedPleasure += valence;
+        continue;
+      }
+      const past = valence < 0 && saidInThePast(lexicons, words, match);
+      scored.push({ position: offset + match.start, clause, valence, mild: isMild(match.value), past });
     }
     negatorPresent ||= words.some(
       (word, i) => !covered.has(i) && negationRules.some((rule) => rule.before.has(word) || rule.after.has(word)),
@@ -200,17 +281,30 @@ function turnValence(text: string, language: string): TurnValence {
     offset += words.length;
   });
 
+  if (scored.some((match) => match.valence > 0)) {
+    // "चलो अच्छा हुआ, मैं परेशान था कि पहुँची या नहीं": the worry was, the relief is.
+    for (const match of scored) if (match.past) match.valence = 0;
+  }
   let courtesyAdjustment = 0;
+  const requests = turnRequests(text, language);
+  if (requests.has('dnd_request')) {
+    // "Remove my number. Do not call me again.": an opt-out is displeasure with the calls, at least OPT_OUT_VALENCE
+    // of it; a turn that already says so in words ("don't call again, these calls...") is not counted twice.
+    const said = scored.reduce((sum, match) => sum + Math.min(0, match.valence), 0);
+    if (said > OPT_OUT_VALENCE) courtesyAdjustment += OPT_OUT_VALENCE - said;
+  }
   const flatEnd = flatAgreementEnd(lexicons, allWords);
   if (flatEnd >= 0) {
     const praiseAfter = scored.filter((match) => match.position >= flatEnd && match.valence > 0);
-    const refusalOrComplaint = negatorPresent || scored.some((match) => match.valence < 0);
+    const brushOff = BRUSH_OFFS.some((label) => requests.has(label));
+    const refusalOrComplaint = brushOff || negatorPresent || scored.some((match) => match.valence < 0);
+    const agreementValence = brushOff ? FLAT_AGREEMENT_BRUSH_OFF_VALENCE : FLAT_AGREEMENT_VALENCE;
     if (praiseAfter.length === 0) {
       // "हाँ हाँ ठीक है, भर दूँगा": agreement to end the conversation.
-      courtesyAdjustment += FLAT_AGREEMENT_VALENCE;
+      courtesyAdjustment += agreementValence;
     } else if (refusalOrComplaint) {
       // "Haan haan, bilkul, bahut accha plan hoga. Mujhe nahi lena": the praise is sarcastic.
-      courtesyAdjustment += FLAT_AGREEMENT_VALENCE;
+      courtesyAdjustment += agreementValence;
       for (const match of praiseAfter) {
         match.valence *= NEGATED_POSITIVE_FACTOR;
         match.mild = false;
@@ -218,7 +312,7 @@ function turnValence(text: string, language: string): TurnValence {
     }
     // Otherwise eager ("हाँ हाँ, आ गया। बहुत बहुत शुक्रिया"): the repetition adds nothing.
   }
-  const last = scored[scored.length - 1];
+  const last = scored.filter((match) => match.valence !== 0).at(-1);
   if (contrastPosition < 0 && last && last.valence <= COMPLAINT_VALENCE) {
     // The turn ends in a complaint: what was pleasant before it, in earlier clauses, was sarcasm or politeness.
     for (const match of scored) {
@@ -233,7 +327,7 @@ function turnValence(text: string, language: string): TurnValence {
     if (mild) courtesy += weighted;
     else rest += weighted;
   }
-  return { courtesy, rest };
+  return { courtesy, rest, askedPleasure };
 }
 
 /**
@@ -251,9 +345,15 @@ function weightedScore(
 ): number {
   const weights = recencyWeights(segments.length);
   let sum = 0;
+  let negativeSoFar = false;
   segments.forEach((segment, index) => {
     const valence = valenceOf.get(segment);
-    if (valence) sum += valence.courtesy + valence.rest * weights[index]!;
+    if (!valence) return;
+    const said = valence.courtesy + valence.rest * weights[index]!;
+    negativeSoFar ||= valence.courtesy + valence.rest < 0;
+    // "The 10th. Happy now?" after "You don't need to call me five times a day": rhetorical.
+    const asked = negativeSoFar ? valence.askedPleasure * NEGATED_POSITIVE_FACTOR * weights[index]! : 0;
+    sum += said + asked;
   });
   return normalizeValence(sum);
 }

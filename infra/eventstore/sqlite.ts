@@ -335,17 +335,26 @@ function isUniqueRevisionViolation(error: unknown): boolean {
  * large event (a 4-hour transcript, 1,000 campaign contacts) is parsed only by the readers that use it, not by each
  * of them on the event loop.
  */
-/** `data` is read (`readData`) and parsed when first used, by the readers that use it. */
+/**
+ * `data` is read (`readData`) and parsed when first used, by the readers that use it; so is `metadata`: a process
+ * manager skips most events by their type alone, and each of them reads every event.
+ */
 function toRecordedEvent(row: Omit<EventRow, 'data'>, readData: () => string): RecordedEvent {
   let parsed: Record<string, unknown> | undefined;
+  let parsedMetadata: RecordedEvent['metadata'] | undefined;
   const event = {
     id: row.id,
     stream: row.stream,
     revision: row.revision,
     position: row.position,
     type: row.type,
-    metadata: JSON.parse(row.metadata) as RecordedEvent['metadata'],
   } as RecordedEvent;
+  Object.defineProperty(event, 'metadata', {
+    enumerable: true,
+    configurable: true,
+    get: () => (parsedMetadata ??= JSON.parse(row.metadata) as RecordedEvent['metadata']),
+    set: (value: RecordedEvent['metadata']) => (parsedMetadata = value),
+  });
   Object.defineProperty(event, 'data', {
     enumerable: true,
     configurable: true,

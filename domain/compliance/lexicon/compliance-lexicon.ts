@@ -45,6 +45,13 @@ export interface ComplianceLexicon {
   stopRequests: readonly string[];
   /** Phrases that contain an opt-out but only limit when to call ("don't call me at the office"): a match inside one is dropped. */
   notOptOut: readonly string[];
+  /**
+   * When to call ("office hours", "after six", "सुबह", "ஆபீஸ் நேரத்துல"): a clause naming one limits the calls ("don't
+   * call me during office hours"), so an opt-out phrase in it is not an opt-out. "From now on" is no such time.
+   */
+  callTimes: readonly string[];
+  /** A call-back request ("call me tomorrow", "कल कीजिए"): in the same turn, "don't call" defers the call, not stops it. */
+  callBacks: readonly string[];
   /** Negators that precede what they negate ("not", "no"), within `negatorWordsBefore` words. */
   negatorsBefore: readonly string[];
   negatorWordsBefore: number;
@@ -59,6 +66,13 @@ export interface ComplianceLexicon {
   coordinators: readonly string[];
   /** Words that open a condition ("if", "अगर"): a negator after one belongs to the condition, not to what follows. */
   conditionOpeners: readonly string[];
+  /**
+   * Words that open a clause of its own after a phrase ("that", "until", "and you", "कि", "जब तक"): a negator after
+   * one belongs to that clause ("…मेल जाएगा कि आप पैसे नहीं लौटाते", "sit at your house until the money comes"), not
+   * to the phrase before it. A phrase that itself holds one ("जब तक पैसा") is the clause: the "नहीं" of "जब तक पैसा
+   * नहीं देते" is the idiom's, not a denial.
+   */
+  subordinators: readonly string[];
 }
 
 export type ComplianceList =
@@ -76,6 +90,8 @@ export type ComplianceList =
   | 'notPromotional'
   | 'optOut'
   | 'notOptOut'
+  | 'callTimes'
+  | 'callBacks'
   | 'exposureTargets'
   | 'exposureActions'
   | 'callWords'

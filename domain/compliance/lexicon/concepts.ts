@@ -28,6 +28,7 @@ export type Concept =
   | 'vermin'
   | 'likeA'
   | 'insult'
+  | 'jobLoss'
   // false or misleading claims
   | 'lawOfficer'
   | 'arrest'
@@ -52,6 +53,7 @@ export type Concept =
   | 'freeze'
   | 'legalAction'
   | 'deadline'
+  | 'authority'
   // promotional content
   | 'product'
   | 'pitch'
@@ -78,6 +80,7 @@ export const THREAT_PATTERNS: readonly ConceptPattern[] = [
   ['lateHours', 'relentless'], // "calls at eleven at night, every day, until you pay"
   ['vermin', 'likeA'], // "hide like rats", "चूहों की तरह", "எலி மாதிரி"
   ['insult'],
+  ['jobLoss'], // "I will make sure you lose your job", "नौकरी चली जाएगी" (future forms: the customer's past is not it)
 ];
 
 /** False or misleading claims: police, arrest, jail, courts, criminal cases, credit ruin, seizure, "legal action today". */
@@ -97,6 +100,12 @@ export const FALSE_CLAIM_PATTERNS: readonly ConceptPattern[] = [
   ['creditRecord', 'permanentDamage'], // "CIBIL destroyed forever", "सिबिल हमेशा के लिए खराब"
   ['assets', 'freeze'], // "accounts frozen", "तनख्वाह रोकी जाएगी"
   ['legalAction', 'deadline'], // "legal proceedings by this evening", "आज ही कानूनी कार्रवाई"
+  // An authority said to act on the borrower's debt: a lender's agent speaking for the RBI, the government or the tax
+  // department is impersonation, whatever the action ("RBI … all frozen", "सरकार केस करेगी").
+  ['authority', 'freeze'],
+  ['authority', 'caseWord'],
+  ['authority', 'legalAction'],
+  ['authority', 'cancel'],
 ];
 
 /** Promotional content: a product pitched, or a perk offered. */

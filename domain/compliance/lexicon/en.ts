@@ -71,6 +71,7 @@ export const en: ComplianceLexicon = {
   ],
   notPromotional: ['settlement offer', 'settlement discount', 'one time settlement', 'late fee waiver', 'waiver of the late fee', 'penalty waiver', 'fee waiver', 'charges waived', 'waive the late fee', 'waive the penalty'],
   optOut: [
+    'do not call list', 'dont call list', 'dnd list', 'put me on dnd', 'put my number on dnd', 'never ring', "don't ring", 'do not ring', 'never phone',
     "don't call me", 'do not call me', 'dont call me', 'stop calling', 'stop calling me', 'never call me', "don't call again",
     'do not call again', "don't call me again", 'do not call me again', 'remove my number', 'delete my number',
     'take my number off', 'take me off', 'off your list', "don't contact me", 'do not contact me', 'no more calls',
@@ -78,7 +79,9 @@ export const en: ComplianceLexicon = {
     "don't want any more calls", "don't want any more of these calls", 'no more of these calls', "don't want these calls", 'do not want these calls', 'never call this number', 'stop these calls',
   ],
   callWords: ['call', 'calls', 'calling', 'ring', 'ringing', 'phone', 'phoning'],
-  stopRequests: ['stop', 'quit', 'enough of'],
+  stopRequests: [
+    "don't want", 'do not want', 'dont want', 'not interested in', 'no need of', 'no need for', 'stop', 'quit', 'enough of',
+  ],
   notOptOut: ["don't call me at", "don't call me after", "don't call me before", "don't call me now", "don't call me during", 'do not call me at', 'do not call me after', 'do not call me before', 'do not call me during', "don't call me on weekdays", "don't call me in the morning"],
   negatorsBefore: ['not', 'no', 'never', "don't", "doesn't", "didn't", "isn't", "aren't", "wasn't", "won't", "can't", 'cannot', "wouldn't", "shouldn't", 'without'],
   negatorWordsBefore: 3,
@@ -88,4 +91,7 @@ export const en: ComplianceLexicon = {
   scopeBreaks: ['then', 'otherwise', 'or else', 'else', 'but', 'and then', 'so that'],
   coordinators: ['or', 'nor', 'and'],
   conditionOpeners: ['if', 'unless'],
+  subordinators: ['that', 'until', 'till', 'untill', 'and you', 'and your', 'and we', 'and they', 'because', 'since', 'which', 'who', 'so you'],
+  callTimes: ['office hours', 'working hours', 'at the office', 'at work', 'in the morning', 'in the evening', 'at night', 'after (six|seven|eight|five|6|7|8|5)', 'before (ten|nine|eleven|10|9|11)', 'on weekdays', 'on sundays', 'during (office|work|working|the day|lunch|meetings)', 'at this time', 'this week'],
+  callBacks: ['call me (tomorrow|later|next week|in the evening|after lunch|back later)', 'call (tomorrow|later|next week|in the evening|after lunch)', 'call back (tomorrow|later)', 'try (tomorrow|later)'],
 };

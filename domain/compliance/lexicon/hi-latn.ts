@@ -46,13 +46,17 @@ export const hiLatn: ComplianceLexicon = {
   ],
   notPromotional: ['settlement offer', 'settlement mein chhoot', 'byaaj mein chhoot', 'penalty mein chhoot', 'late fee mein chhoot', 'late fee maaf', 'penalty maaf'],
   optOut: [
+    'do not call list', 'dont call list', 'dnd list', 'dnd mein daal*',
+    'number hata*', 'number delete kar*', 'list se hata*', 'list se nikal*', 'number nikal*',
     'call mat kar*', 'phone mat kar*', 'call mat ki*', 'phone mat ki*', 'call na kar*', 'phone na kar*', 'call nahi karna',
     'phone nahi karna', 'dobara call mat', 'dobara phone mat', 'number hata', 'number delete', 'call karna band',
     'phone karna band', 'pareshan mat kar*',
     'call nahi aana', 'phone nahi aana', 'call nahi chahiye', 'phone nahi chahiye', 'list se nikal', 'number nikal', 'kabhi call mat',
   ],
   callWords: ['call', 'calls', 'phone'],
-  stopRequests: ['band karo', 'band kariye', 'band kijiye', 'band karein', 'band kar do', 'band kar dijiye', 'mat bhej*', 'nahi chahiye', 'nahi aane chahiye'],
+  stopRequests: [
+    'nahi chahta', 'nahi chahti', 'ki zarurat nahi', 'ki jarurat nahi', 'band karo', 'band kariye', 'band kijiye', 'band karein', 'band kar do', 'band kar dijiye', 'mat bhej*', 'nahi chahiye', 'nahi aane chahiye',
+  ],
   notOptOut: ['office mein call mat', 'abhi call mat', 'abhi phone mat', 'raat ko call mat', 'subah call mat'],
   negatorsBefore: ['nahi', 'nahin', 'nhi', 'nai', 'mat'],
   negatorWordsBefore: 1,
@@ -63,4 +67,7 @@ export const hiLatn: ComplianceLexicon = {
   scopeBreaks: ['toh', 'nahi to', 'nahi toh', 'warna', 'varna', 'lekin', 'magar', 'balki', 'phir'],
   coordinators: ['ya', 'aur', 'na', 'or'],
   conditionOpeners: ['agar', 'yadi', 'jab tak'],
+  subordinators: ['ki aap', 'ki aapka', 'ki aapke', 'ki tum', 'ki tumhara', 'ki tu', 'ki ye', 'ki yeh', 'ki main', 'ki hum', 'ki unka', 'ki woh', 'ki vo', 'jab tak', 'jabtak', 'kyunki', 'kyonki', 'jo', 'taki'],
+  callTimes: ['office (time|ke time|mein|hours)', 'daftar (ke time|mein)', 'kaam ke time', 'subah', 'shaam', 'raat ko', 'baje ke baad', 'baje se pehle', 'ke baad karna', 'is time', 'is waqt', 'sunday', 'meeting'],
+  callBacks: ['kal (karna|kijiye|kariye|karo|phone karna|call karna)', 'baad mein (karna|kijiye|karo|phone|call)', 'phir kabhi karna'],
 };

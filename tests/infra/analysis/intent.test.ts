@@ -120,4 +120,45 @@ test("given a question first and a decision last, then the customer's last cue-b
   assert.is(detectIntent(call, 'en-IN'), 'interested');
 });
 
+test("given the agent's last sentence names a complaint, when the customer opens with yes, then the complaint is theirs", () => {
+  const followUp: [string, string, string][] = [
+    ['en-IN', 'Sir, calling from Axis Bank regarding the complaint you raised about the late fee.', 'Yes, that charge was not my fault.'],
+    ['hi-IN', 'सर, आपने लेट फीस की शिकायत की थी, उसी के बारे में कॉल किया है।', 'हाँ, वो चार्ज गलत था।'],
+    ['hi-IN', 'Sir, aapki double debit wali complaint ke baare mein call hai.', 'Haan, paisa do baar kata tha.'],
+    ['ta-IN', 'சார், உங்கள் புகார் குறித்து அழைக்கிறேன்.', 'ஆமாம், அந்த கட்டணம் தவறு.'],
+  ];
+  for (const [language, agent, customer] of followUp) {
+    assert.is(detectIntent(callOf(agent, customer), language), 'complaint', `${language}: ${customer}`);
+  }
+});
+
+test('given a yes, when it answers a later question of the agent, then an earlier sentence of that turn is not adopted', () => {
+  const call = callOf('மேடம், பதிவுகளை புதுப்பிக்கிறோம். உங்கள் முகவரி இன்னும் அடையாறு தானா?', 'ஆமாம், முகவரி அதே தான்.');
+  assert.is(detectIntent(call, 'ta-IN'), null);
+});
+
+test("given the customer's own strong cue, when they also confirm the agent's cue, then their own words win", () => {
+  const call = callOf('Sir, shall I register a complaint?', "Yes. Actually, I'm interested, send me the details.");
+  assert.is(detectIntent(call, 'en-IN'), 'interested');
+});
+
+test('given a turn that names a form, when Hindi or Marathi "fill" follows, then it is no payment promise', () => {
+  const hindi = callOf('मैडम, बिना सालाना फीस वाला क्रेडिट कार्ड है।', 'ठीक है, मुझे जानकारी चाहिए। फॉर्म भेज दीजिए, मैं भर दूँगी।');
+  assert.is(detectIntent(hindi, 'hi-IN'), 'interested');
+  const hinglish = callOf('Madam, credit card offer hai.', 'Form bhej do, main bhar dungi.');
+  assert.not.equal(detectIntent(hinglish, 'hi-IN'), 'payment_promise');
+  // Without a form word "भर दूँगी" stays a promise.
+  assert.is(detectIntent(callOf('आपकी किस्त बाकी है।', 'सोमवार को भर दूँगी।'), 'hi-IN'), 'payment_promise');
+});
+
+test('given a Hinglish extension verb and a loan, then the interest is a loan renewal', () => {
+  const call = callOf('Sir, aapka gold loan 20 tareekh ko mature ho raha hai.', 'Haan, mujhe usko aage badhana hai. Kya documents lagenge?');
+  assert.is(detectIntent(call, 'hi-IN'), 'loan_renewal_interest');
+});
+
+test('given a Marathi refusal, when the customer also says the calls harass them, then it is a refusal, not a complaint', () => {
+  const call = callOf('सर, तुमच्यासाठी पूर्व-मंजूर कर्ज आहे.', 'नको, मला काही नको. रोज फोन करून त्रास देता तुम्ही.');
+  assert.is(detectIntent(call, 'mr-IN'), 'not_interested');
+});
+
 test.run();

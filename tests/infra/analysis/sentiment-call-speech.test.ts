@@ -134,4 +134,75 @@ test('recency weights run from 1 for the first turn to 2 for the last', () => {
   assert.equal(recencyWeights(3), [1, 1.5, 2]);
 });
 
+test('given a curt opt-out without any emotion word, then the customer is negative in every language', () => {
+  const cases: [language: string, text: string][] = [
+    ['en-IN', 'Remove my number from your list. Do not call me again.'],
+    ['hi-IN', 'मेरा नंबर अपनी लिस्ट से हटा दीजिए। दोबारा फ़ोन मत करना।'],
+    ['hi-IN', 'Mera number list se hatao. Dobara call mat karna.'],
+    ['mr-IN', 'माझा नंबर यादीतून काढा. परत फोन करू नका.'],
+    ['ta-IN', 'என் நம்பரை நீக்குங்க. கூப்பிடாதீங்க.'],
+    ['te-IN', 'నా నంబర్ తీసేయండి. మళ్ళీ ఫోన్ చేయకండి.'],
+  ];
+  for (const [language, text] of cases) assert.is(turnBucket(text, language), 'negative', `${language}: ${text}`);
+});
+
+test('given a courteous opt-out with thanks, then it stays neutral; given one that already complains, then it is not counted twice', () => {
+  assert.is(turnBucket('Please take my number off your calling list. Thank you.', 'en-IN'), 'neutral');
+  assert.is(turnBucket('कृपया मेरा नंबर अपनी लिस्ट से हटा दीजिए। धन्यवाद।', 'hi-IN'), 'neutral');
+  const polite = callOf(
+    ['customer', "I'm not looking for anything. Please don't call this number again, kindly unsubscribe me from these calls."],
+    ['customer', 'Thank you.'],
+  );
+  // "these calls" (-1.5) already says what the opt-out says: -1.5 + 1 for the thanks stays neutral.
+  assert.is(bucketOf(polite, 'en-IN'), 'neutral');
+});
+
+test('given a dismissive repeated agreement in a turn that brushes the caller off, then it is negative in every language', () => {
+  const cases: [language: string, text: string][] = [
+    ['en-IN', "Yeah yeah, I'm busy, call me later."],
+    ['hi-IN', 'हाँ हाँ, अभी मीटिंग में हूँ, बाद में फ़ोन करना।'],
+    ['hi-IN', 'Haan haan theek hai, abhi time nahi hai, kal call karna.'],
+    ['mr-IN', 'हो हो, आत्ता गाडी चालवतोय, नंतर फोन करा.'],
+    ['ta-IN', 'ஆமா ஆமா, இப்போ பிஸியா இருக்கேன், அப்புறம் கூப்பிடுங்க.'],
+    ['te-IN', 'అవును అవును, ఇప్పుడు మీటింగ్‌లో ఉన్నాను, తర్వాత ఫోన్ చేయండి.'],
+  ];
+  for (const [language, text] of cases) assert.is(turnBucket(text, language), 'negative', `${language}: ${text}`);
+  // The same deferral without the repeated agreement is a neutral request.
+  assert.is(turnBucket('अभी मीटिंग में हूँ, बाद में फ़ोन करना।', 'hi-IN'), 'neutral');
+});
+
+test('given a short question with a pleasant word, then it is not pleasure; after annoyance it is rhetorical and negative', () => {
+  // Alone: asking is not being pleased.
+  assert.is(turnBucket('Happy now?', 'en-IN'), 'neutral');
+  assert.is(turnBucket('झालं समाधान?', 'mr-IN'), 'neutral');
+  const cases: [language: string, annoyed: string, asked: string][] = [
+    ['en-IN', "Yeah yeah, fine, I'll pay it. You don't need to call me five times a day.", 'The 10th. Happy now?'],
+    ['hi-IN', 'रोज़ रोज़ फ़ोन करके परेशान मत करो, भर दूँगा।', 'दस तारीख़ को। अब खुश?'],
+    ['mr-IN', 'हो हो, ठीक आहे, भरतो. सारखा सारखा फोन करू नका.', 'सोमवारी भरेन. झालं समाधान?'],
+  ];
+  for (const [language, annoyed, asked] of cases) {
+    const call = callOf(['customer', annoyed], ['agent', 'When?'], ['customer', asked]);
+    assert.is(bucketOf(call, language), 'negative', `${language}: ${asked}`);
+  }
+  // A pleased statement is still pleasure.
+  assert.is(turnBucket('I am happy now.', 'en-IN'), 'positive');
+});
+
+test('given a Marathi word with the emphatic particle च, then it counts as the word', () => {
+  assert.is(turnBucket('मग छानच आहे.', 'mr-IN'), 'positive');
+  assert.is(turnBucket('मग छान आहे.', 'mr-IN'), 'positive');
+});
+
+test('given a worry in the past tense and relief in the same turn, then the worry is resolved; alone it still counts', () => {
+  const resolved: [language: string, text: string][] = [
+    ['en-IN', "Oh good, I was worried it hadn't reached you. Thanks."],
+    ['hi-IN', 'चलो अच्छा हुआ, मैं परेशान था कि पहुँची या नहीं। शुक्रिया।'],
+    ['hi-IN', 'Chalo accha hua, main pareshan tha ki pahunchi ya nahi. Shukriya.'],
+    ['mr-IN', 'छान झालं, मी खूप वैतागलो होतो की पैसे गेले. धन्यवाद.'],
+  ];
+  for (const [language, text] of resolved) assert.is(turnBucket(text, language), 'positive', `${language}: ${text}`);
+  assert.is(turnBucket('I was very upset about that charge.', 'en-IN'), 'negative');
+  assert.is(turnBucket('उस चार्ज से मैं बहुत परेशान था।', 'hi-IN'), 'negative');
+});
+
 test.run();

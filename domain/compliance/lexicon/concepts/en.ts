@@ -9,22 +9,26 @@ export const en: ConceptLexicon = {
     'where you (live|work|stay)',
   ],
   arrival: [
+    'sit at', 'sit in', 'sit inside', 'sitting at', 'sitting in', 'will sit', 'stay at', 'staying at', 'park themselves',
     'come', 'comes', 'coming', 'visit', 'visiting', 'reach', 'reaching', 'stand', 'standing', 'turn up', 'turning up',
     'show up', 'showing up', 'wait outside', 'waiting outside', 'waiting at', 'camp', 'camping', 'land up', 'drop by',
     'be there', 'pay a visit', 'knock', 'knocking', 'sit outside', 'sitting outside', 'gather', 'surround', 'barge',
     'at your door', 'outside your',
   ],
   yourCircle: [
+    'every (relative|relation|contact|friend|neighbour|neighbor|colleague)', 'all (your|ur) (contacts|relatives|relations|friends|colleagues|neighbours|neighbors)', 'everyone in (your|ur) (contacts|contact list|phone|phonebook|family)', '(your|ur) (contacts|contact list|phonebook|phone contacts)',
     `${YOUR} (family*|wife*|husband*|father*|mother*|dad*|mom*|mum*|parents*|son|sons|daughter*|kids|childrens|kids|children|brother*|sister*|father in law|mother in law|in laws|inlaws|relatives|relations|neighbours|neighbors|colleagues|coworkers|co workers|boss|manager|supervisor|employer|company|hr|hr department|human resources|staff|friends|references|referees|guarantor|landlord|society secretary|office|team lead)`,
     '(his|her) (son in law|daughter in law)',
   ],
   disclosure: [
+    'get a message', 'gets a message', 'receive a message', 'will be messaged', 'will be informed', 'will be told', 'will know',
     'tell', 'telling', 'told', 'inform', 'informing', 'informed', 'let them know', 'let him know', 'let her know',
     'find out', 'found out', 'know about', 'hear about', 'learn about', 'email', 'emailing', 'mail', 'write to',
     'message', 'whatsapp', 'ring him', 'ring her', 'ring them', 'call him', 'call her', 'call them', 'call up',
     'contact', 'contacting', 'expose', 'share', 'sharing', 'report you', 'complain to', 'call', 'ring', 'phone', 'visit',
   ],
   ourMen: [
+    '(our|my) (two|three|four|five|six|ten|few|some|couple of) (boys|men|guys|people|fellows|agents)', '(two|three|four|five|six|ten) of our (boys|men|guys|people|fellows|agents)',
     '(our|my) (boys|men|guys|people|team|field team|recovery team|recovery guys|recovery boys|recovery agents|agents|collection team|collection boys|bouncers|goons|fellows)',
     'send someone', 'send people', 'send our', 'someone who',
   ],
@@ -54,11 +58,13 @@ export const en: ConceptLexicon = {
   vermin: ['burden', 'burdens', 'baby', 'rat', 'rats', 'dog', 'dogs', 'pig', 'pigs', 'donkey', 'donkeys', 'parasite', 'parasites', 'leech', 'leeches', 'vermin', 'cockroach', 'cockroaches', 'snake', 'snakes', 'worm', 'worms'],
   likeA: ['like', 'you people', 'you are', 'youre', 'such'],
   insult: [
+    'have you no shame', 'have you got no shame', 'any shame', 'no shame at all', 'eating other peoples money', "eating other people's money", 'eating others money', 'living on other peoples money', 'sleeping peacefully on', 'sleep peacefully',
     'cheap fellow', 'cheapster', 'loser', 'scum', 'moron', 'dumb', 'deaf', 'clown', 'good for nothing', 'worthless',
     'low life', 'lowlife', 'scoundrel', 'crook', 'fraudster', 'swindler', 'shame on you', 'have some shame', 'disgusting',
     'filthy', 'stop crying', 'stop whining', 'grow a spine', 'nonsense fellow', 'third class', 'donkey', 'buffoon', 'jobless fellow', 'characterless', 'shut up',
   ],
   lawOfficer: [
+    'cyber (department|police|team|wing|cell)',
     'constable', 'constables', 'sho', 'station house officer', 'sub inspector', 'police inspector', 'inspector sahab',
     'inspector saheb', 'thanedar', 'havaldar', 'hawaldar', 'daroga', 'cop', 'cops', 'police station', 'local station',
     'thana', 'patrol', 'commissioner', 'economic offences wing', 'economic offense wing', 'eow', 'cbi', 'enforcement directorate', 'crime branch', 'cyber cell', 'cyber crime',
@@ -70,7 +76,9 @@ export const en: ConceptLexicon = {
   ],
   youObject: ['you', 'your husband', 'your son', 'him', 'her'],
   prison: ['prison', 'imprison', 'imprisoned', 'imprisonment', 'jail', 'jailed', 'behind bars', 'lockup', 'lock up', 'in the cell', 'inside for'],
-  sentence: ['sentenced', 'sentence of', 'punishable', 'years in', 'rigorous', 'years of punishment', 'criminal offence', 'criminal offense'],
+  sentence: [
+    'criminal matter', 'criminal case now', 'a criminal case', 'sentenced', 'sentence of', 'punishable', 'years in', 'rigorous', 'years of punishment', 'criminal offence', 'criminal offense',
+  ],
   judiciary: ['judge', 'judges', 'magistrate', 'magistrates', 'bailiff', 'bailiffs', 'court officer', 'high court', 'sessions court', 'the court'],
   courtOrder: ['order', 'orders', 'decree', 'ruling', 'verdict', 'summons', 'summon', 'warrant'],
   summons: ['summon', 'summons', 'summoned', 'interrogate', 'interrogation', 'questioning', 'inquiry', 'enquiry'],
@@ -84,19 +92,27 @@ export const en: ConceptLexicon = {
   register: ['register', 'registering', 'registered', 'file', 'filed', 'filing', 'lodge', 'lodged', 'lodging', 'slap', 'book you', 'booked'],
   creditRecord: ['cibil', 'credit score', 'credit record', 'credit history', 'credit report', 'cibil score', 'credit rating'],
   permanentDamage: ['permanent', 'permanently', 'forever', 'for life', 'lifetime', 'destroy', 'destroyed', 'ruin', 'ruined', 'zero', 'blacklist', 'blacklisted', 'finished', 'never get', 'no bank'],
-  assets: [`${YOUR} (account|accounts|bank account|bank accounts|salary|property|house|car|vehicle|bike|assets|land|gold|pension|savings)`, 'bank accounts', 'salary'],
-  freeze: ['freeze', 'frozen', 'freezing', 'attach', 'attached', 'seize', 'seized', 'confiscate', 'confiscated', 'auction', 'auctioned', 'sealed', 'withheld', 'garnish', 'garnished'],
+  assets: [
+    '(your|ur) (home|flat|shop|plot|land|jewellery|jewelry|business)', 'the house', 'the property', `${YOUR} (account|accounts|bank account|bank accounts|salary|property|house|car|vehicle|bike|assets|land|gold|pension|savings)`, 'bank accounts', 'salary',
+  ],
+  freeze: [
+    'auction', 'put up for auction', 'taken over', 'take possession', 'possession of', 'repossess', 'repossessed', 'locked and sealed', 'attached by', 'freeze', 'frozen', 'freezing', 'attach', 'attached', 'seize', 'seized', 'confiscate', 'confiscated', 'auction', 'auctioned', 'sealed', 'withheld', 'garnish', 'garnished',
+  ],
   legalAction: ['legal action', 'legal proceedings', 'legal proceeding', 'legal case', 'legal steps', 'court proceedings', 'litigation', 'legal team'],
   deadline: ['today', 'tonight', 'by evening', 'this evening', 'by tonight', 'within an hour', 'within hours', 'within two hours', 'right now', 'immediately', 'by end of day', 'this afternoon'],
   // Only what a service call would not be about: an upsell (a top-up, a new or upgraded card, a limit increase, an
   // investment). A loan, a credit card or an insurance policy by itself is what many service calls discuss.
   product: [
+    'health cover', 'health insurance', 'accident cover', 'life cover', 'insurance cover', 'add on cover', 'protection plan', 'personal accident',
+    'fd', 'fds', 'fd rate', 'deposit scheme', 'recurring deposit', 'rd', 'savings plan', 'insurance plan', 'ulip',
     'top up', 'topup', 'pre approved loan', 'preapproved loan', 'new loan', 'another loan', 'additional loan', 'second loan',
     'gold card', 'platinum card', 'premium card', 'add on card', 'second card', 'another card', 'new credit card', 'upgrade your card',
     'increase your card limit', 'increase your limit', 'increase your credit limit', 'limit increase', 'limit enhancement',
     'mutual fund', 'mutual funds', 'sip', 'fixed deposit', 'investment plan', 'investment plans', 'demat', 'new plans', 'new scheme',
   ],
   pitch: [
+    'for just', 'for only', 'shall i add', 'can add', 'want me to add', 'add it for you',
+    'shall i open', 'open one for you', 'shall i start', 'want me to open', 'shall i book one',
     'i can do it right now', 'would you like to increase', 'would you like to upgrade',
     'can give you', 'can offer', 'can get you', 'eligible for', 'you are eligible', 'would you like to hear', 'like to hear',
     'like to know about', 'would you like to take', 'would you like to apply', 'would you like to get', 'would you like to avail',
@@ -105,7 +121,10 @@ export const en: ConceptLexicon = {
     'special', 'exclusive', 'can send you', 'share the details', 'send the details', 'send you the details', 'can i share',
   ],
   perk: [
+    'special (fd|deposit|interest|savings) rate', 'guaranteed return', 'guaranteed returns', 'assured return', 'assured returns', 'double your money', '(higher|better|best) (return|returns|rate|interest)',
     'no annual fee', 'zero annual fee', 'no joining fee', 'zero joining fee', 'lifetime free', 'zero processing fee',
     'no processing fee', 'complimentary', '(percent|per cent) (off|discount)', 'discount of', 'reward points', 'lowest rate', 'lowest interest', 'cashback', 'cash back',
   ],
+  authority: ['rbi', 'reserve bank', 'the government', 'government of india', 'income tax department', 'income tax', 'sebi', 'the ministry', 'central government'],
+  jobLoss: ['lose your job', 'lose ur job', 'get you fired', 'have you fired', 'your job will go', 'you will be fired', 'you will lose your job', 'cost you your job'],
 };

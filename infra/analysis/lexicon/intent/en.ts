@@ -97,4 +97,5 @@ export const englishIntents: IntentLexicon = {
   loanWords: ['loan', 'loans'],
   renewalWords: [
     'renew', 'renewal', 'renewed', 'renewing', 'extend', 'extension', 'rollover', 'roll over', 'roll it over', 'extended', 'keep it going'],
+  formWords: [], // "fill" and "pay" are different verbs
 };

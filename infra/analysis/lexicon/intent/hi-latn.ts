@@ -82,5 +82,8 @@ export const hinglishIntents: IntentLexicon = {
     ],
   },
   loanWords: ['loan', 'karz', 'karza'],
-  renewalWords: ['renew', 'renewal'],
+  renewalWords: [
+    'renew', 'renewal', 'extend', 'badhwana', 'badhwa do', 'aage badha*', 'aage karwa*', 'phir se chalu', 'dobara chalu',
+  ],
+  formWords: ['form', 'forms', 'application'],
 };

@@ -22,4 +22,9 @@ export interface IntentLexicon {
   /** Words for a loan (any speaker): with a renewal word, the call is about renewing a loan. */
   loanWords: readonly string[];
   renewalWords: readonly string[];
+  /**
+   * Words for a form or an application. Hindi and Marathi "fill" and "pay" are one verb (भरना, भरणे): in a turn
+   * that names a form ("फॉर्म भेज दीजिए, मैं भर दूँगी"), "भर दूँगी" fills the form and is no payment promise.
+   */
+  formWords: readonly string[];
 }

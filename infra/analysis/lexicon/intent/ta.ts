@@ -80,4 +80,5 @@ export const tamilIntents: IntentLexicon = {
   },
   loanWords: ['லோன்*', 'கடன்*'],
   renewalWords: ['புதுப்பி*', 'ரினியூ*', 'ரெனியூ*', 'நீட்டி*'],
+  formWords: [], // நிரப்பு (fill) and கட்டு (pay) are different verbs
 };

@@ -67,4 +67,5 @@ export const teluguIntents: IntentLexicon = {
   },
   loanWords: ['లోన్*', 'రుణ*', 'అప్పు*'],
   renewalWords: ['రెన్యూ*', 'పునరుద్ధర*', 'కొనసాగించ*', 'పొడిగించ*', 'పొడిగింపు'],
+  formWords: [], // నింపు (fill) and కట్టు (pay) are different verbs
 };

@@ -90,4 +90,5 @@ export const englishSentiment: SentimentLexicon = {
   contrastWords: ['but', 'however', 'although', 'though'],
   // Said twice in a row, these dismiss rather than agree (see SentimentLexicon.flatAgreements).
   flatAgreements: ['yes', 'yeah', 'ya', 'ok', 'okay', 'fine', 'sure', 'i know', 'right'],
+  pastMarkers: ['was', 'were'],
 };

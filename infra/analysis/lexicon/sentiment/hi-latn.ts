@@ -69,4 +69,5 @@ export const hinglishSentiment: SentimentLexicon = {
   contrastWords: ['lekin', 'magar', 'kintu'],
   // Said twice in a row, these dismiss rather than agree (see SentimentLexicon.flatAgreements).
   flatAgreements: ['haan', 'han', 'haa', 'ha', 'theek hai', 'thik hai', 'accha', 'acha', 'achha', 'ok', 'ji'],
+  pastMarkers: ['tha', 'thi', 'thin'],
 };

@@ -58,4 +58,5 @@ export const hindiSentiment: SentimentLexicon = {
   contrastWords: ['लेकिन', 'मगर', 'किंतु', 'परंतु'],
   // Said twice in a row, these dismiss rather than agree (see SentimentLexicon.flatAgreements).
   flatAgreements: ['हाँ', 'हां', 'ठीक है', 'अच्छा', 'जी', 'ओके', 'पता है'],
+  pastMarkers: ['था', 'थी', 'थे', 'थीं'],
 };

@@ -55,4 +55,5 @@ export const marathiSentiment: SentimentLexicon = {
   contrastWords: ['पण', 'परंतु', 'मात्र', 'तरीही'],
   // Said twice in a row, these dismiss rather than agree (see SentimentLexicon.flatAgreements).
   flatAgreements: ['हो', 'हा', 'बरं', 'ठीक आहे', 'बरोबर', 'ओके', 'माहीत आहे'],
+  pastMarkers: ['होतो', 'होते', 'होती', 'होता', 'होतं', 'होत्या'],
 };

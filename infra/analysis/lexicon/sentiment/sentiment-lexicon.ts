@@ -26,4 +26,10 @@ export interface SentimentLexicon {
    * "yeah yeah", "ஆமா ஆமா", "సరే సరే"): a repeated one is negative and makes the praise after it sarcastic.
    */
   flatAgreements: string[];
+  /**
+   * Past-tense markers of a state: right after the word in Indic languages ("परेशान था", "वैतागलो होतो"), right
+   * before it in English ("I was upset"). A past worry in a turn that also says something pleasant is resolved
+   * ("चलो अच्छा हुआ, मैं परेशान था कि पहुँची या नहीं"): it counts nothing.
+   */
+  pastMarkers: string[];
 }

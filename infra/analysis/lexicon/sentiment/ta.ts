@@ -58,4 +58,5 @@ export const tamilSentiment: SentimentLexicon = {
   contrastWords: ['ஆனா', 'ஆனால்', 'ஆனாலும்'],
   // Said twice in a row, these dismiss rather than agree (see SentimentLexicon.flatAgreements).
   flatAgreements: ['ஆமா', 'ஆமாம்', 'சரி', 'ஓகே', 'தெரியும்'],
+  pastMarkers: ['இருந்தது', 'இருந்துச்சு', 'இருந்தேன்', 'இருந்தோம்'],
 };

@@ -55,4 +55,5 @@ export const teluguSentiment: SentimentLexicon = {
   contrastWords: ['కానీ', 'కాని', 'అయినా', 'అయితే'],
   // Said twice in a row, these dismiss rather than agree (see SentimentLexicon.flatAgreements).
   flatAgreements: ['అవును', 'సరే', 'ఓకే', 'ఆ', 'తెలుసు'],
+  pastMarkers: ['ఉండేది', 'ఉండేవాడిని', 'ఉండేదాన్ని'],
 };

@@ -4,7 +4,9 @@
 // the reply lexicon's phrases for its routes' intents); the `domain` set is the sandbox's English customer replies
 // (infra/analysis/customer-reply-samples.ts, written independently of the lexicon), spoken by the customer voice.
 //
-//   npx tsx bench/speech-lm.ts [--sweep] [--verbose]
+//   npx tsx bench/speech-lm.ts [--sets domain,festival,librivox,cmu] [--conditions 16k,8k-mulaw,8k-alaw]
+//                              [--weights 0.5] [--sweep] [--verbose]
+// --sweep: no grammar/keyphrase rows, several domain weights (λ), 8 kHz µ-law unless --conditions says otherwise.
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -108,7 +110,7 @@ async function main(): Promise<void> {
   ].filter((clip) => wantedSets.includes(clip.set));
   const stock = new PocketSphinxRecognizer({ concurrency: 1 });
   const models: { name: string; recognizer: PocketSphinxRecognizer; domainOnly?: boolean }[] = [{ name: 'stock', recognizer: stock }];
-  const weights = sweep ? [0, 0.3, DEFAULT_DOMAIN_WEIGHT, 0.7, 0.9] : [DEFAULT_DOMAIN_WEIGHT];
+  const weights = listArgument('--weights', sweep ? ['0', '0.3', String(DEFAULT_DOMAIN_WEIGHT), '0.7', '0.9'] : [String(DEFAULT_DOMAIN_WEIGHT)]).map(Number);
   for (const weight of weights) {
     const started = Date.now();
     const path = await callDomainModelFor(cache, weight);

@@ -22,7 +22,7 @@ export const DEBIAN_GENERAL_LM = '/usr/share/pocketsphinx/model/en-us/en-us.lm.b
 export const DEBIAN_DICTIONARY = '/usr/share/pocketsphinx/model/en-us/cmudict-en-us.dict';
 
 /** Measured in docs/speech.md ("Call-domain language model"). */
-export const DEFAULT_DOMAIN_WEIGHT = 0.5;
+export const DEFAULT_DOMAIN_WEIGHT = 0.2;
 export const DEFAULT_GENERAL_PRUNING: TriePruning = { maxBigrams: 300_000, maxTrigrams: 150_000 };
 /** Bound on the domain text: more than this many sentences are cut (scripts are far smaller). */
 export const MAX_DOMAIN_SENTENCES = 20_000;

@@ -295,7 +295,12 @@ export function createRuntime(
     // which the configured recogniser (PocketSphinx for English, SPEECH_API_URL for every language) hears.
     conversationSpeech: telephony.needsPromptAudio ? offlineConversationSpeech({ recognizer, callDomainModels }) : offlineConversationSpeech(),
     recognizer,
-    transcriptSearch: createSearchPool({ path: config.readModelPath, threads: config.SEARCH_THREADS, budgetMs: config.SEARCH_BUDGET_MS }),
+    transcriptSearch: createSearchPool({
+      path: config.readModelPath,
+      threads: config.SEARCH_THREADS,
+      budgetMs: config.SEARCH_BUDGET_MS,
+      totalsBytes: config.SEARCH_TOTALS_CACHE_BYTES,
+    }),
     transcriptAnalysis: transcriptAnalysisFromConfig(config, analysisPool, logger),
     complianceEvaluator: analysisPool,
     reportPool: createReportPool({ threads: config.REPORT_THREADS, budgetMs: config.REPORT_BUDGET_SECONDS * 1000, readModelPath: config.readModelPath, nice: config.REPORT_THREAD_NICE }),

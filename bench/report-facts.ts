@@ -4,10 +4,14 @@
  * 4 campaigns and 3 agents (Devanagari, Tamil and Telugu names), every 5th call a single call without a campaign,
  * consecutive calls (2k, 2k+1) two attempts at one contact; 60% connected (deterministic: index % 5 < 3), each connected call
  * scored on two parameters. The expected totals follow from the index alone, so tests can check figures.
+ * With `compliance` (the benchmark), each connected call also has a compliance evaluation under the recovery pack,
+ * every 7th failing `no_threats` with one finding, so that compliance_audit has a log and checks to read.
  */
 import type { Runtime } from '../composition.ts';
 import { agentDecider, agentStream } from '../domain/agent.ts';
 import { callDecider, callStream, callTranscriptJobId, type CallCommand } from '../domain/call.ts';
+import { defaultPack } from '../domain/compliance/packs.ts';
+import { complianceResultDecider, complianceResultStream } from '../domain/compliance/result.ts';
 import { transcriptionJobDecider, transcriptionJobStream, type TranscriptionJobCommand } from '../domain/transcription-job.ts';
 
 export const REPORT_AGENTS = [
@@ -24,6 +28,8 @@ export interface SeedOptions {
   days: number;
   firstDay: string;
   inFlight?: number;
+  /** Also record a compliance evaluation for every connected call (bench:reports). */
+  compliance?: boolean;
 }
 
 export function connectedAt(index: number): boolean {
@@ -127,6 +133,39 @@ export async function seedReportFacts(runtime: Runtime, options: SeedOptions): P
         },
       } as never,
     });
+    if (options.compliance === true) {
+      const threatened = index % 7 === 0;
+      await runtime.commands.handle(
+        complianceResultDecider,
+        complianceResultStream(callId),
+        {
+          type: 'RecordComplianceEvaluation',
+          data: {
+            subject_id: callId,
+            call_id: callId,
+            job_id: jobId,
+            workspace_id: workspaceId,
+            campaign_id: single ? null : REPORT_CAMPAIGNS[Math.floor(index / 2) % 4]!,
+            language: agent.language,
+            purpose: 'recovery',
+            occurred_at: startedAt.toISOString(),
+            packs: [defaultPack('in-rbi-recovery')],
+            opt_out: null,
+            evaluated_at: at(7 + duration),
+            compliance_score: threatened ? 25 : 100,
+            passed_checks: threatened ? ['recording_disclosure'] : ['recording_disclosure', 'no_threats'],
+            violations: threatened
+              ? [{ check: 'no_threats', description: 'Threatening language towards the customer', severity: 'critical', rule_id: 'in-rbi-recovery.no_threats', rule_pack: { id: 'in-rbi-recovery', version: '1.0.0' }, evidence: { speaker: 'agent', start_time: 0, end_time: 1, text: 'नमस्ते' } }]
+              : [],
+            checks: [
+              { rule_id: 'in-rbi-recovery.recording_disclosure', check: 'recording_disclosure', severity: 'warning', passed: true },
+              { rule_id: 'in-rbi-recovery.no_threats', check: 'no_threats', severity: 'critical', passed: !threatened },
+            ],
+          },
+        },
+        context(),
+      );
+    }
   };
   let next = 0;
   await Promise.all(

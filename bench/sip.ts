@@ -10,7 +10,9 @@
  * the first prompt audio, DTMF-to-next-prompt time, send-side RTP inter-packet timing deviation from 20 ms
  * (p50/p99/max and late packets > 5 ms), CPU per call (share of one core per simultaneous call and CPU ms per call),
  * RSS per call, and answering-machine detection accuracy on the greeting set.
- * Env: BENCH_SIP_CALLS (default 100), BENCH_SIP_CPS (calls per second, default 20), BENCH_SIP_RECORDING=0 (recording off).
+ * Env: BENCH_SIP_CALLS (default 100), BENCH_SIP_CPS (calls per second, default 20), BENCH_SIP_RECORDING=0 (recording off),
+ * MEDIA_THREAD_REALTIME_PRIORITY and MEDIA_THREAD_NICE (the media thread's scheduling, defaults as the server's: 10
+ * and 0; what the thread got is printed).
  */
 import { enterNetworkNamespace, startPeer } from '../tests/support/network-namespace.ts';
 await enterNetworkNamespace(import.meta.url);
@@ -22,7 +24,7 @@ const { fileURLToPath } = await import('node:url');
 const { classifyReply } = await import('../infra/analysis/customer-reply.ts');
 const { synthesize } = await import('../infra/speech/synthesize.ts');
 const { SipTelephony } = await import('../infra/telephony/sip/sip-telephony.ts');
-const { sharedMediaClock } = await import('../infra/telephony/sip/media-clock.ts');
+const { mediaThread } = await import('../infra/telephony/sip/media-thread.ts');
 const { classifyGreeting } = await import('../infra/telephony/answering-machine-detector.ts');
 const { ConversationEngine } = await import('../processes/calling/conversation-engine.ts');
 const { offlineConversationSpeech } = await import('../processes/calling/offline-speech.ts');
@@ -83,6 +85,8 @@ const carrier = new SipTelephony({
   ringTimeoutSeconds: 30,
   maxCallsPerSecond: CPS,
   answeringMachineDetection: false,
+  mediaThreadNice: Number(process.env.MEDIA_THREAD_NICE ?? 0),
+  mediaThreadRealtimePriority: Number(process.env.MEDIA_THREAD_REALTIME_PRIORITY ?? 10),
 });
 await carrier.start();
 const speech = offlineConversationSpeech();
@@ -119,7 +123,7 @@ const baseRss = process.memoryUsage().rss;
 const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 100);
 const cpuBefore = process.cpuUsage();
 const started = performance.now();
-sharedMediaClock.lateness.length = 0;
+await mediaThread.clockStats(true);
 const results = await Promise.all(
   Array.from({ length: CALLS }, (_, index) =>
     engine.run({ callId: `cal_bench_${index}`, phone: `+9198000${String(index).padStart(5, '0')}`, language: 'en-IN', attempt: 1, script, variables: { name: 'Asha' }, recording: RECORDING }),
@@ -128,6 +132,7 @@ const results = await Promise.all(
 const wallSeconds = (performance.now() - started) / 1000;
 const cpu = process.cpuUsage(cpuBefore);
 clearInterval(sampler);
+const clock = await mediaThread.clockStats();
 await carrier.close();
 const sippExit = await Promise.race([sipp.exited, new Promise((resolve) => setTimeout(() => resolve('still running'), 5000))]);
 await sipp.stop();
@@ -162,7 +167,7 @@ console.log(`  DTMF to next prompt: p50 ${ms(percentile(dtmfToNext, 50))}, p99 $
 console.log(
   `  send-side RTP inter-packet deviation from 20 ms (${deviations.length} intervals): p50 ${ms(percentile(deviations, 50))}, p99 ${ms(percentile(deviations, 99))}, max ${ms(Math.max(...deviations))}; late > 5 ms ${deviations.filter((value) => value > 5).length} (${((100 * deviations.filter((value) => value > 5).length) / Math.max(1, deviations.length)).toFixed(2)} %)`,
 );
-console.log(`  media clock tick lateness: p50 ${ms(percentile(sharedMediaClock.lateness, 50))}, p99 ${ms(percentile(sharedMediaClock.lateness, 99))}`);
+console.log(`  media clock tick lateness (media thread at nice ${clock.nice}, real-time priority ${clock.realtimePriority || 'none'}): p50 ${ms(percentile(clock.lateness, 50))}, p99 ${ms(percentile(clock.lateness, 99))}; tick duration p50 ${ms(percentile(clock.durations, 50))}, p99 ${ms(percentile(clock.durations, 99))}, max ${ms(Math.max(...clock.durations))}`);
 console.log(`  CPU ${cpuSeconds.toFixed(1)} s for ${callSeconds.toFixed(0)} call-seconds: ${((100 * cpuSeconds) / Math.max(1, callSeconds)).toFixed(2)} % of a core per simultaneous call, ${((1000 * cpuSeconds) / Math.max(1, answered.length)).toFixed(0)} ms CPU per call`);
 console.log(`  RSS: base ${(baseRss / 2 ** 20).toFixed(0)} MB, peak ${(peakRss / 2 ** 20).toFixed(0)} MB, ${((peakRss - baseRss) / 2 ** 20 / Math.max(1, peakActive)).toFixed(2)} MB per simultaneous call`);
 console.log(`  answering-machine detection on the greeting set: ${amdRight}/${set.length} right`);

@@ -54,6 +54,17 @@ const configSchema = z.object({
   /** New calls per second sent to the trunk (trunks refuse bursts above their contract). */
   SIP_MAX_CPS: z.coerce.number().positive().max(1000).default(10),
   SIP_AMD: booleanString.default(true),
+  /**
+   * SCHED_RR priority of the SIP media thread (infra/telephony/sip/media-thread.ts), 1-99, or 0 for none. Needs root
+   * or CAP_SYS_NICE; refused, the thread runs at MEDIA_THREAD_NICE. Measured with bench:sip on the loaded 2 cores:
+   * send timing p99 ≤ 5 ms in 8 of 14 runs real-time (0.1-20 ms), 11-26 ms without (docs/telephony.md).
+   */
+  MEDIA_THREAD_REALTIME_PRIORITY: z.coerce.number().int().min(0).max(99).default(10),
+  /**
+   * The nice value of the SIP media thread when it is not real-time, -20 to 19 (below 0 needs root or CAP_SYS_NICE;
+   * refused, 0). Default 0: measured, -10 did not lower the send timing p99 (docs/telephony.md).
+   */
+  MEDIA_THREAD_NICE: z.coerce.number().int().min(-20).max(19).default(0),
   /** The sandbox's calls end this many times faster than real time on the clock (1: real time). */
   SANDBOX_SPEED: z.coerce.number().min(1).max(1e9).default(1),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).optional(),
@@ -76,6 +87,11 @@ const configSchema = z.object({
   SEARCH_THREADS: z.coerce.number().int().min(1).max(64).default(1),
   /** How long one transcript search may run before it is stopped (`search_budget_exceeded`). */
   SEARCH_BUDGET_MS: z.coerce.number().int().min(1).max(600_000).default(5_000),
+  /**
+   * Each search thread's remembered exact totals (projections/transcript-search-totals.ts), in estimated bytes; 0
+   * remembers none (every total is counted afresh).
+   */
+  SEARCH_TOTALS_CACHE_BYTES: z.coerce.number().int().min(0).max(1024 * 1024 * 1024).default(8 * 1024 * 1024),
   SPEECH_API_URL: z.string().url().optional(),
   SPEECH_API_KEY: z.string().optional(),
   SPEECH_MODEL: z.string().default('whisper-1'),

@@ -14,14 +14,17 @@ import { bucketsOf } from './time-buckets.ts';
  * - `analytics_calls`: one row of facts per call (workspace, campaign, agent, language, start, connected, duration,
  *   sentiment bucket, intent, QA score), the source of every other table here and of the edges of a range that are
  *   not on a 15-minute boundary.
- * - `analytics_call_rollups` and `analytics_intent_rollups`: sums per workspace × UTC time bucket (15 minutes, hour,
+ * - `analytics_call_rollups`, `analytics_intent_rollups` and `analytics_disposition_rollups`: sums per workspace ×
+ *   UTC time bucket (15 minutes, hour,
  *   UTC day: projections/time-buckets.ts) × campaign × agent × language, at the levels of projections/rollup-levels.ts,
  *   so a query in any time zone reads a few buckets per day or week instead of every call. A call's row changes as
  *   its events arrive (placed, escalated, ended, analysed): its old contribution is taken out of the rollups and its
  *   new one put in, so the rollups always equal a GROUP BY over `analytics_calls`.
  * - `analytics_qa` (+ `analytics_qa_parameters`): one QA result per scored job (a call's, or a standalone job's,
  *   whose agent is its `metadata.agent_id`), with `analytics_qa_rollups` and `analytics_qa_parameter_rollups`.
- *   Parameters are keyed by name, so they aggregate across scorecard versions.
+ *   Parameters are keyed by name, so they aggregate across scorecard versions. A parameter row repeats its result's
+ *   workspace, agent, scorecard, time and call, so that the lowest-scoring calls of an agent on a parameter (the
+ *   coaching report's examples) are the first entries of one index instead of a scan of the range.
  *
  * Rollup changes are gathered over a runner transaction and written once per row (projections/rollup-buffer.ts);
  * scores are summed in thousandths of a point (integers), so a rebuild from the events gives identical tables.
@@ -43,17 +46,31 @@ export interface CallFacts {
   sentiment: SentimentBucket | null;
   intent: string | null;
   qa_score: number | null;
+  /** Set when the call ends (CallEnded, CallFailed), as the `calls` read model has it; null while in progress. */
+  disposition: string | null;
 }
 
-const FACT_COLUMNS = 'call_id, workspace_id, campaign_id, agent_id, language, started_at, connected, duration_seconds, sentiment, intent, qa_score';
+const FACT_COLUMNS = 'call_id, workspace_id, campaign_id, agent_id, language, started_at, connected, duration_seconds, sentiment, intent, qa_score, disposition';
 
 export const analyticsProjection = defineProjection<AnalyticsEvent>({
   name: 'analytics',
   // v2: a `level` column leads each rollup's key after the zone, so a query reads only its level's rows.
   // v3: rollups by UTC time bucket (15 minutes, hour, UTC day) instead of by local day in a few zones, so every zone
   // and date-time bound reads rollups; scores summed in thousandths of a point.
-  version: 3,
-  tables: ['analytics_jobs', 'analytics_calls', 'analytics_call_rollups', 'analytics_intent_rollups', 'analytics_qa', 'analytics_qa_parameters', 'analytics_qa_rollups', 'analytics_qa_parameter_rollups'],
+  // v4: dispositions (facts and rollups), a QA result's campaign, and the QA parameter rows' own workspace, agent,
+  // scorecard, time and call, for the reports (projections/report-queries.ts), which read per-call rows for them.
+  version: 4,
+  tables: [
+    'analytics_jobs',
+    'analytics_calls',
+    'analytics_call_rollups',
+    'analytics_intent_rollups',
+    'analytics_disposition_rollups',
+    'analytics_qa',
+    'analytics_qa_parameters',
+    'analytics_qa_rollups',
+    'analytics_qa_parameter_rollups',
+  ],
   eventTypes: ['CallPlaced', 'CallEscalated', 'CallEnded', 'CallFailed', 'TranscriptionJobSubmitted', 'TranscriptionJobCompleted'],
   migrate(db) {
     db.exec(`CREATE TABLE IF NOT EXISTS analytics_jobs (
@@ -73,7 +90,8 @@ export const analyticsProjection = defineProjection<AnalyticsEvent>({
       duration_seconds INTEGER NOT NULL,
       sentiment TEXT,
       intent TEXT,
-      qa_score REAL
+      qa_score REAL,
+      disposition TEXT
     );
     CREATE INDEX IF NOT EXISTS analytics_calls_by_start ON analytics_calls (workspace_id, started_at);
     CREATE TABLE IF NOT EXISTS analytics_call_rollups (
@@ -90,6 +108,12 @@ export const analyticsProjection = defineProjection<AnalyticsEvent>({
       calls INTEGER NOT NULL,
       PRIMARY KEY (workspace_id, level, grain, bucket, campaign_id, agent_id, language, intent)
     ) WITHOUT ROWID;
+    CREATE TABLE IF NOT EXISTS analytics_disposition_rollups (
+      workspace_id TEXT NOT NULL, level INTEGER NOT NULL, grain INTEGER NOT NULL, bucket INTEGER NOT NULL,
+      campaign_id TEXT NOT NULL, agent_id TEXT NOT NULL, language TEXT NOT NULL, disposition TEXT NOT NULL,
+      calls INTEGER NOT NULL,
+      PRIMARY KEY (workspace_id, level, grain, bucket, campaign_id, agent_id, language, disposition)
+    ) WITHOUT ROWID;
     CREATE TABLE IF NOT EXISTS analytics_qa (
       source_id TEXT PRIMARY KEY,
       workspace_id TEXT NOT NULL,
@@ -101,15 +125,22 @@ export const analyticsProjection = defineProjection<AnalyticsEvent>({
       at TEXT NOT NULL,
       overall_score REAL NOT NULL,
       passed INTEGER NOT NULL,
-      parameter_scores TEXT NOT NULL
+      parameter_scores TEXT NOT NULL,
+      campaign_id TEXT NOT NULL
     );
     CREATE INDEX IF NOT EXISTS analytics_qa_by_time ON analytics_qa (workspace_id, at);
+    -- QA by campaign (report-queries.ts qaGroups) from the index alone.
+    CREATE INDEX IF NOT EXISTS analytics_qa_by_campaign ON analytics_qa (workspace_id, at, campaign_id, agent_id, scorecard_id, overall_score, passed);
     CREATE INDEX IF NOT EXISTS analytics_qa_by_call ON analytics_qa (call_id) WHERE call_id IS NOT NULL;
     CREATE TABLE IF NOT EXISTS analytics_qa_parameters (
       source_id TEXT NOT NULL, parameter_name TEXT NOT NULL,
       score REAL NOT NULL, max_score REAL NOT NULL, passed INTEGER NOT NULL,
+      workspace_id TEXT NOT NULL, agent_id TEXT NOT NULL, scorecard_id TEXT NOT NULL, at TEXT NOT NULL, call_id TEXT,
       PRIMARY KEY (source_id, parameter_name)
     ) WITHOUT ROWID;
+    -- An agent's scored calls on a parameter, worst score first (the order of report-queries.ts lowestScoringCalls).
+    CREATE INDEX IF NOT EXISTS analytics_qa_parameters_lowest ON analytics_qa_parameters
+      (workspace_id, agent_id, parameter_name, (score * 1.0 / max_score), at DESC, source_id) WHERE call_id IS NOT NULL;
     CREATE TABLE IF NOT EXISTS analytics_qa_rollups (
       workspace_id TEXT NOT NULL, level INTEGER NOT NULL, grain INTEGER NOT NULL, bucket INTEGER NOT NULL,
       agent_id TEXT NOT NULL, scorecard_id TEXT NOT NULL,
@@ -125,7 +156,7 @@ export const analyticsProjection = defineProjection<AnalyticsEvent>({
   },
   prepare(db) {
     const find = db.prepare<[string], CallFacts>(`SELECT ${FACT_COLUMNS} FROM analytics_calls WHERE call_id = ?`);
-    const save = db.prepare(`INSERT OR REPLACE INTO analytics_calls (${FACT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+    const save = db.prepare(`INSERT OR REPLACE INTO analytics_calls (${FACT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
     const saveJob = db.prepare('INSERT OR IGNORE INTO analytics_jobs (job_id, workspace_id, scorecard_id, scorecard_version) VALUES (?, ?, ?, ?)');
     const findJob = db.prepare<[string], { workspace_id: string; scorecard_id: string | null; scorecard_version: number | null }>(
       'SELECT workspace_id, scorecard_id, scorecard_version FROM analytics_jobs WHERE job_id = ?',
@@ -135,7 +166,20 @@ export const analyticsProjection = defineProjection<AnalyticsEvent>({
 
     /** Replaces a call's facts, moving its contribution in the rollups from the old facts to the new. */
     const change = (before: CallFacts | undefined, after: CallFacts) => {
-      save.run(after.call_id, after.workspace_id, after.campaign_id, after.agent_id, after.language, after.started_at, after.connected, after.duration_seconds, after.sentiment, after.intent, after.qa_score);
+      save.run(
+        after.call_id,
+        after.workspace_id,
+        after.campaign_id,
+        after.agent_id,
+        after.language,
+        after.started_at,
+        after.connected,
+        after.duration_seconds,
+        after.sentiment,
+        after.intent,
+        after.qa_score,
+        after.disposition,
+      );
       rollups.change(before, after);
     };
 
@@ -167,6 +211,7 @@ export const analyticsProjection = defineProjection<AnalyticsEvent>({
             call_id: callId,
             job_id: data.job_id,
             agent_id: before ? before.agent_id : typeof metadataAgent === 'string' ? metadataAgent : '',
+            campaign_id: before ? before.campaign_id : '',
             at: before ? before.started_at : instantText(data.completed_at),
             score: data.qa_score,
             scorecard: { id: job.scorecard_id ?? '', version: job.scorecard_version ?? 0 },
@@ -191,6 +236,7 @@ export const analyticsProjection = defineProjection<AnalyticsEvent>({
             sentiment: null,
             intent: null,
             qa_score: null,
+            disposition: null,
           });
           break;
         }
@@ -201,7 +247,13 @@ export const analyticsProjection = defineProjection<AnalyticsEvent>({
         case 'CallFailed': {
           if (!before) break;
           const connected = event.type === 'CallEnded' && event.data.answered ? 1 : 0;
-          change(before, { ...before, connected, duration_seconds: event.data.duration_seconds, started_at: event.data.started_at ? instantText(event.data.started_at) : before.started_at });
+          change(before, {
+            ...before,
+            connected,
+            duration_seconds: event.data.duration_seconds,
+            started_at: event.data.started_at ? instantText(event.data.started_at) : before.started_at,
+            disposition: event.data.disposition,
+          });
           break;
         }
       }
@@ -277,6 +329,14 @@ function callRollupStatements(db: Database) {
     ),
     db.prepare(`DELETE FROM analytics_intent_rollups WHERE ${CALL_KEY} AND intent = ? AND calls = 0`),
   );
+  const dispositions = new RollupBuffer(
+    ['sum'],
+    db.prepare(
+      `INSERT INTO analytics_disposition_rollups (workspace_id, level, grain, bucket, campaign_id, agent_id, language, disposition, calls) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT DO UPDATE SET calls = calls + excluded.calls`,
+    ),
+    db.prepare(`DELETE FROM analytics_disposition_rollups WHERE ${CALL_KEY} AND disposition = ? AND calls = 0`),
+  );
   /** Adds a call's contribution (sign 1) or its removal (-1) to every rollup row it counts in: each grain and level. */
   const contribute = (facts: CallFacts, sign: 1 | -1) => {
     const values = callSums(facts, sign);
@@ -285,6 +345,7 @@ function callRollupStatements(db: Database) {
         const keys = [facts.workspace_id, levelIndex, grain, bucket, ...valuesAt(CALL_DIMENSIONS, level, facts)];
         sums.add(keys, values);
         if (facts.intent !== null) intents.add([...keys, facts.intent], [sign]);
+        if (facts.disposition !== null) dispositions.add([...keys, facts.disposition], [sign]);
       }
     }
   };
@@ -297,10 +358,12 @@ function callRollupStatements(db: Database) {
     flush() {
       sums.flush();
       intents.flush();
+      dispositions.flush();
     },
     discard() {
       sums.discard();
       intents.discard();
+      dispositions.discard();
     },
   };
 }
@@ -311,6 +374,8 @@ interface QaRecord {
   call_id: string | null;
   job_id: string;
   agent_id: string;
+  /** The scored call's campaign; '' for a single call or a standalone job. */
+  campaign_id: string;
   at: string;
   score: JobQaScore;
   scorecard: { id: string; version: number };
@@ -318,10 +383,13 @@ interface QaRecord {
 
 function qaStatements(db: Database) {
   const insert = db.prepare(
-    `INSERT OR IGNORE INTO analytics_qa (source_id, workspace_id, call_id, job_id, agent_id, scorecard_id, scorecard_version, at, overall_score, passed, parameter_scores)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT OR IGNORE INTO analytics_qa (source_id, workspace_id, call_id, job_id, agent_id, scorecard_id, scorecard_version, at, overall_score, passed, parameter_scores, campaign_id)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
-  const insertParameter = db.prepare('INSERT OR REPLACE INTO analytics_qa_parameters (source_id, parameter_name, score, max_score, passed) VALUES (?, ?, ?, ?, ?)');
+  const insertParameter = db.prepare(
+    `INSERT OR REPLACE INTO analytics_qa_parameters (source_id, parameter_name, score, max_score, passed, workspace_id, agent_id, scorecard_id, at, call_id)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
   const totals = new RollupBuffer(
     ['sum', 'sum', 'sum'],
     db.prepare(
@@ -354,10 +422,11 @@ function qaStatements(db: Database) {
         score.overall_score,
         score.passed ? 1 : 0,
         JSON.stringify(score.parameter_scores),
+        qa.campaign_id,
       );
       if (inserted.changes === 0) return;
       for (const parameter of score.parameter_scores) {
-        insertParameter.run(qa.source_id, parameter.parameter_name, parameter.score, parameter.max_score, parameter.passed ? 1 : 0);
+        insertParameter.run(qa.source_id, parameter.parameter_name, parameter.score, parameter.max_score, parameter.passed ? 1 : 0, qa.workspace_id, qa.agent_id, qa.scorecard.id, qa.at, qa.call_id);
       }
       for (const { grain, bucket } of bucketsOf(Date.parse(qa.at))) {
         for (const [levelIndex, level] of QA_LEVELS.entries()) {

@@ -149,3 +149,51 @@ function intentsOf(rows: Array<{ intent: string; calls: number }>): Record<strin
   for (const [intent, calls] of [...intents].sort(([a], [b]) => compareText(a, b))) if (calls > 0) result[intent] = calls;
   return result;
 }
+
+export interface DispositionSums {
+  /** '' for single calls (POST /v1/calls), as the rollups key them. */
+  campaign_id: string;
+  disposition: string;
+  calls: number;
+}
+
+/**
+ * Ended calls by campaign and disposition (calls in progress have none yet), over the same range, rollups, edges
+ * and filters as callAnalytics: the disposition rollups at the level that keeps the campaign (and the filters).
+ * Ordered by campaign, then disposition, in SQLite's text order.
+ */
+export function callDispositions(db: Database, workspaceId: string, range: AnalyticsRange, filter: CallAnalyticsFilter): DispositionSums[] {
+  const filtered = CALL_DIMENSIONS.some((dimension) => filter[dimension] !== undefined);
+  const plan = planRange(range, undefined, filtered);
+  const { level, ...rollupFilter } = levelOf(filter, 'campaign');
+  const factFilter = filterSql(filter);
+  const rows: DispositionSums[] = [];
+  if (plan.hasRuns) {
+    rows.push(
+      ...(preparedStatement(
+        db,
+        `SELECT r.campaign_id AS campaign_id, r.disposition AS disposition, sum(r.calls) AS calls
+         FROM ${RUNS_FROM} analytics_disposition_rollups AS r WHERE r.workspace_id = ? AND r.level = ? AND ${filtered ? BUCKET_MATCH : RUN_MATCH}${rollupFilter.where}
+         GROUP BY r.campaign_id, r.disposition`,
+      ).all(plan.runs, workspaceId, level, ...rollupFilter.values) as DispositionSums[]),
+    );
+  }
+  if (plan.hasEdges) {
+    rows.push(
+      ...(preparedStatement(
+        db,
+        `SELECT c.campaign_id AS campaign_id, c.disposition AS disposition, count(*) AS calls
+         FROM ${EDGES_FROM} analytics_calls AS c WHERE c.workspace_id = ? AND ${edgeMatch('c.started_at')}${factFilter.where} AND c.disposition IS NOT NULL
+         GROUP BY c.campaign_id, c.disposition`,
+      ).all(plan.edges, workspaceId, ...factFilter.values) as DispositionSums[]),
+    );
+  }
+  const sums = new Map<string, DispositionSums>();
+  for (const row of rows) {
+    const key = `${row.campaign_id}\u0000${row.disposition}`;
+    const into = sums.get(key);
+    if (into) into.calls += row.calls;
+    else sums.set(key, { ...row });
+  }
+  return [...sums.values()].filter((row) => row.calls > 0).sort((a, b) => compareText(a.campaign_id, b.campaign_id) || compareText(a.disposition, b.disposition));
+}

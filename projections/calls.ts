@@ -55,7 +55,11 @@ export const callsProjection = defineProjection<CallEvent>({
     CREATE INDEX IF NOT EXISTS calls_by_language ON calls (workspace_id, language, started_at DESC, call_id DESC);
     CREATE INDEX IF NOT EXISTS calls_by_phone ON calls (workspace_id, phone, started_at);
     CREATE INDEX IF NOT EXISTS calls_by_agent ON calls (workspace_id, agent_id, started_at DESC, call_id DESC) WHERE agent_id IS NOT NULL;
-    CREATE INDEX IF NOT EXISTS calls_in_progress ON calls (workspace_id, started_at DESC, call_id DESC) WHERE status = 'in_progress';`);
+    CREATE INDEX IF NOT EXISTS calls_in_progress ON calls (workspace_id, started_at DESC, call_id DESC) WHERE status = 'in_progress';
+    -- Covers the campaign_performance report's distinct contacts attempted and reached (report-queries.ts
+    -- contactReach) with its filters, so the range is read from the index alone.
+    CREATE INDEX IF NOT EXISTS calls_contacts_by_started ON calls (workspace_id, started_at, campaign_id, contact_index, answered_at, agent_id, language)
+      WHERE campaign_id IS NOT NULL;`);
   },
   prepare(db) {
     const insert = db.prepare(

@@ -126,3 +126,57 @@ export function qaSums(db: Database, workspaceId: string, range: AnalyticsRange,
       .map(({ score_milli, ...parameter }) => ({ ...parameter, score_sum: score_milli / 1000 })),
   };
 }
+
+export interface QaAgentSums {
+  /** '' for results without an agent. */
+  agent_id: string;
+  evaluated: number;
+  score_sum: number;
+  passed: number;
+}
+
+/**
+ * QA results by agent over the same range, rollups and edges as qaSums (the rollup level that keeps the agent and
+ * the filters), ordered by agent in SQLite's text order; agents without a result in the range are left out.
+ */
+export function qaSumsByAgent(db: Database, workspaceId: string, range: AnalyticsRange, filter: QaFilter): QaAgentSums[] {
+  const filtered = QA_DIMENSIONS.some((dimension) => filter[dimension] !== undefined);
+  const plan = planRange(range, undefined, filtered);
+  const rows: Array<{ agent_id: string; evaluated: number; score_milli: number; passed: number }> = [];
+  if (plan.hasRuns) {
+    const level = levelFor(QA_LEVELS, QA_DIMENSIONS.filter((dimension) => dimension === 'agent_id' || filter[dimension] !== undefined));
+    const { where, values } = filterSql(filter, 'r', level);
+    rows.push(
+      ...(preparedStatement(
+        db,
+        `SELECT r.agent_id AS agent_id, sum(r.evaluated) AS evaluated, sum(r.score_milli) AS score_milli, sum(r.passed) AS passed
+         FROM ${RUNS_FROM} analytics_qa_rollups AS r WHERE r.workspace_id = ? AND r.level = ? AND ${filtered ? BUCKET_MATCH : RUN_MATCH}${where} GROUP BY r.agent_id`,
+      ).all(plan.runs, workspaceId, QA_LEVELS.indexOf(level), ...values) as typeof rows),
+    );
+  }
+  if (plan.hasEdges) {
+    const { where, values } = filterSql(filter, 'q');
+    rows.push(
+      ...(preparedStatement(
+        db,
+        `SELECT q.agent_id AS agent_id, count(*) AS evaluated, sum(round(q.overall_score * 1000)) AS score_milli, sum(q.passed) AS passed
+         FROM ${EDGES_FROM} analytics_qa AS q WHERE q.workspace_id = ? AND ${edgeMatch('q.at')}${where} GROUP BY q.agent_id`,
+      ).all(plan.edges, workspaceId, ...values) as typeof rows),
+    );
+  }
+  const byAgent = new Map<string, (typeof rows)[number]>();
+  for (const row of rows) {
+    const into = byAgent.get(row.agent_id);
+    if (!into) {
+      byAgent.set(row.agent_id, { ...row });
+      continue;
+    }
+    into.evaluated += row.evaluated;
+    into.score_milli += row.score_milli;
+    into.passed += row.passed;
+  }
+  return [...byAgent.values()]
+    .filter((row) => row.evaluated > 0)
+    .sort((a, b) => compareText(a.agent_id, b.agent_id))
+    .map(({ score_milli, ...row }) => ({ ...row, score_sum: score_milli / 1000 }));
+}

@@ -1,6 +1,7 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { codePointLength, ftsPhrase, highlightWords, normaliseForSearch, INDEXED_WORD_LENGTH } from './search-text.ts';
 import { SEGMENTS_PER_WORKSPACE } from './transcript-search.ts';
+import { totalKey, type SearchTotals } from './transcript-search-totals.ts';
 
 /** Words of a phrase must lie within this many seconds of the first word's segment (the spec's phrase proximity). */
 export const PHRASE_PROXIMITY_SECONDS = 5;
@@ -72,7 +73,10 @@ export const DEFAULT_SEARCH_TUNING: SearchTuning = { rareHits: 1_000, walkCost: 
 /** One search, resolved: the workspace's segment id range and each word's FTS5 expression. */
 interface Query {
   search: TranscriptSearch;
-  /** The workspace's segment id range (projections/transcript-search.ts): every FTS MATCH is restricted to it. */
+  /**
+   * A range of the workspace's segment ids (projections/transcript-search.ts), every FTS MATCH restricted to it:
+   * the workspace's indexed segments, or those past a remembered total's watermark.
+   */
   low: number;
   high: number;
   segments: number;
@@ -103,11 +107,22 @@ class Sql {
  * - the page either sorts every anchor (few of them) or walks the workspace's segments in result order through the
  *   time index, testing each, and stops at the page's end (many of them: no sort over all hits).
  */
-export function searchTranscripts(db: Database, search: TranscriptSearch, tuning: SearchTuning = DEFAULT_SEARCH_TUNING): { total: number; results: TranscriptSearchResult[] } {
+export function searchTranscripts(
+  db: Database,
+  search: TranscriptSearch,
+  tuning: SearchTuning = DEFAULT_SEARCH_TUNING,
+  totals?: SearchTotals,
+): { total: number; results: TranscriptSearchResult[] } {
+  // One read transaction: the workspace's watermark, the total and the page all see the same snapshot, while the
+  // projection keeps committing.
+  return db.transaction(() => searchInSnapshot(db, search, tuning, totals))();
+}
+
+function searchInSnapshot(db: Database, search: TranscriptSearch, tuning: SearchTuning, totals: SearchTotals | undefined): { total: number; results: TranscriptSearchResult[] } {
   const statements = statementsOf(db);
   const workspace = statements
-    .get('SELECT number, segments FROM search_workspaces WHERE workspace_id = ?')
-    .get(search.workspaceId) as { number: number; segments: number } | undefined;
+    .get('SELECT number, segments, generation FROM search_workspaces WHERE workspace_id = ?')
+    .get(search.workspaceId) as { number: number; segments: number; generation: number } | undefined;
   if (workspace === undefined) return { total: 0, results: [] };
   const expressions = new Map<string, string>();
   for (const word of search.words) {
@@ -116,15 +131,12 @@ export function searchTranscripts(db: Database, search: TranscriptSearch, tuning
     if (expression === undefined) return { total: 0, results: [] };
     expressions.set(word, expression);
   }
-  const query: Query = {
-    search,
-    low: workspace.number * SEGMENTS_PER_WORKSPACE,
-    high: (workspace.number + 1) * SEGMENTS_PER_WORKSPACE - 1,
-    segments: workspace.segments,
-    expressions,
-  };
+  // Ids past the workspace's count are not in this snapshot: the range stops there, so a total covers exactly
+  // segments 1..watermark.
+  const first = workspace.number * SEGMENTS_PER_WORKSPACE;
+  const query: Query = { search, low: first, high: first + workspace.segments, segments: workspace.segments, expressions };
   const rarest = search.words.length > 1 ? rarestWord(statements, query, tuning) : undefined;
-  const total = countAnchors(statements, query, rarest);
+  const total = exactTotal(statements, query, rarest, workspace, totals);
   if (total === 0 || search.offset >= total) return { total, results: [] };
 
   let rows: SegmentRow[];
@@ -200,7 +212,31 @@ export function wordExpression(db: Database, word: string): string | undefined {
 const TERMS = 'search_segments_terms';
 const withTerms = new WeakSet<Database>();
 
-/** The exact number of anchors, by the cheapest of the plans above. */
+/**
+ * The exact total: remembered up to a watermark plus the anchors indexed since (transcript-search-totals.ts), or
+ * counted afresh. Any of countAnchors' plans counts exactly over any range of whole transcripts.
+ */
+function exactTotal(
+  statements: Statements,
+  query: Query,
+  rarest: string | undefined,
+  workspace: { segments: number; generation: number },
+  totals: SearchTotals | undefined,
+): number {
+  if (totals === undefined) return countAnchors(statements, query, rarest);
+  const key = totalKey(query.search);
+  const { schema_version: schemaVersion } = statements.get('PRAGMA schema_version').get() as { schema_version: number };
+  const epoch = `${schemaVersion}:${workspace.generation}`;
+  const known = totals.get(key);
+  let total: number;
+  if (known === undefined || known.epoch !== epoch || known.watermark > workspace.segments) total = countAnchors(statements, query, rarest);
+  else if (known.watermark === workspace.segments) return known.total;
+  else total = known.total + countAnchors(statements, { ...query, low: query.low + known.watermark + 1 }, rarest);
+  totals.set(key, { epoch, watermark: workspace.segments, total });
+  return total;
+}
+
+/** The exact number of anchors among the segments of `query.low..query.high`, by the cheapest of the plans above. */
 function countAnchors(statements: Statements, query: Query, rarest: string | undefined): number {
   const { search } = query;
   const [first, ...others] = search.words;

@@ -22,6 +22,12 @@ import { indexedText, normaliseForSearch } from './search-text.ts';
  * join. Ids stay below 2^53 (JavaScript's exact integers): at most 2^21 workspaces and 2^32 segments each. The
  * runner's rebuild copies an FTS table with its rowids (projections/runner.ts), which keeps the pairing;
  * tests/projections/transcript-search-rebuild.test.ts checks it.
+ *
+ * Segments are only ever added, a transcript's all at once with consecutive ids, which is what lets the search
+ * threads keep exact totals current by counting only past a watermark (transcript-search-totals.ts). Whatever
+ * changes or removes indexed segments (today: a call's timeline start moving after its transcript was indexed;
+ * any future deletion or retention) must bump the workspace's `generation` in the same transaction. A rebuild
+ * replaces the tables, which moves read.db's schema version: that invalidates every remembered total too.
  */
 /** Each workspace's segment ids are `number × SEGMENTS_PER_WORKSPACE + 1 ..`; see above. */
 export const SEGMENTS_PER_WORKSPACE = 2 ** 32;
@@ -48,7 +54,10 @@ export const transcriptSearchProjection = defineProjection<CallEvent | Transcrip
     CREATE TABLE IF NOT EXISTS search_workspaces (
       workspace_id TEXT PRIMARY KEY,
       number INTEGER NOT NULL UNIQUE,
-      segments INTEGER NOT NULL
+      segments INTEGER NOT NULL,
+      -- Moves whenever indexed segments of the workspace change rather than new ones being added: the search
+      -- threads' remembered totals (transcript-search-totals.ts) are then counted afresh.
+      generation INTEGER NOT NULL DEFAULT 0
     );
     CREATE TABLE IF NOT EXISTS search_segments (
       segment_id INTEGER PRIMARY KEY,
@@ -72,6 +81,10 @@ export const transcriptSearchProjection = defineProjection<CallEvent | Transcrip
     -- case_sensitive: the text is already lower-cased by normaliseForSearch, so FTS5 must not fold it again in
     -- its own way: a MATCH then means exactly what instr() on the same text means (the queries use both).
     CREATE VIRTUAL TABLE IF NOT EXISTS search_segments_fts USING fts5(norm, tokenize = 'trigram case_sensitive 1');`);
+    // An index built before the generation existed gains it in place (a new projection version would replay every
+    // transcript); it is appended last, where the CREATE above declares it, so a rebuild copies rows column for column.
+    const columns = db.prepare<[], { name: string }>(`SELECT name FROM pragma_table_info('search_workspaces')`).all();
+    if (!columns.some((column) => column.name === 'generation')) db.exec('ALTER TABLE search_workspaces ADD COLUMN generation INTEGER NOT NULL DEFAULT 0');
   },
   prepare(db) {
     const insertCall = db.prepare('INSERT OR REPLACE INTO search_calls (call_id, campaign_id, started_at) VALUES (?, ?, ?)');
@@ -85,6 +98,9 @@ export const transcriptSearchProjection = defineProjection<CallEvent | Transcrip
     const workspaceOf = db.prepare<[string], { number: number; segments: number }>('SELECT number, segments FROM search_workspaces WHERE workspace_id = ?');
     const addWorkspace = db.prepare<[string]>(
       'INSERT INTO search_workspaces (workspace_id, number, segments) SELECT ?, coalesce(max(number), 0) + 1, 0 FROM search_workspaces',
+    );
+    const nextGeneration = db.prepare<[string]>(
+      'UPDATE search_workspaces SET generation = generation + 1 WHERE workspace_id = (SELECT workspace_id FROM search_segments WHERE call_id = ? LIMIT 1)',
     );
     const countSegments = db.prepare('UPDATE search_workspaces SET segments = segments + ? WHERE workspace_id = ?');
     const insertSegment = db.prepare(
@@ -104,7 +120,8 @@ export const transcriptSearchProjection = defineProjection<CallEvent | Transcrip
           if (startedAt === undefined) return;
           const callId = callIdOf(event.stream);
           moveCallStart.run(startedAt, callId);
-          moveSegmentsStart.run(startedAt, callId);
+          // Segments already indexed moved in time (a date filter's total may change): a new generation.
+          if (moveSegmentsStart.run(startedAt, callId).changes > 0) nextGeneration.run(callId);
           return;
         }
         case 'TranscriptionJobSubmitted': {

@@ -8,6 +8,9 @@
  *   SQLite statement stops when that statement returns to JavaScript (each statement is bounded by the size of one
  *   workspace's index). The budget counts from when a thread takes the search, not the wait for a free thread (at
  *   most `threads` searches are in the pool at once; the others queue).
+ * - **Totals.** Each thread remembers the exact totals of its recent searches (projections/transcript-search-totals.ts,
+ *   bounded by `totalsBytes`): with several threads, a search's next request may land on a thread that counts it
+ *   afresh. A thread replaced after its budget starts with none.
  * - The threads start with the first search, so the operator CLI, which builds the same runtime, starts none.
  */
 import { Piscina } from 'piscina';
@@ -25,6 +28,8 @@ export interface SearchPoolOptions {
   threads: number;
   /** How long one search may run (SEARCH_BUDGET_MS). */
   budgetMs: number;
+  /** Each thread's remembered totals, in bytes (SEARCH_TOTALS_CACHE_BYTES); 0: none. */
+  totalsBytes: number;
 }
 
 export function createSearchPool(options: SearchPoolOptions): TranscriptSearcher {
@@ -51,7 +56,7 @@ export function createSearchPool(options: SearchPoolOptions): TranscriptSearcher
       const budget = new AbortController();
       const timer = setTimeout(() => budget.abort(new SearchBudgetExceededError(budgetMs)), budgetMs);
       try {
-        const task: SearchTask = { path: options.path, search };
+        const task: SearchTask = { path: options.path, search, totalsBytes: options.totalsBytes };
         return (await started().run(task, { signal: budget.signal })) as TranscriptSearchPage;
       } catch (error) {
         if (budget.signal.aborted) throw budget.signal.reason;

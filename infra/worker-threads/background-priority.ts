@@ -1,7 +1,10 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync, readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
 
 /**
- * A lower scheduling priority for background threads (ANALYSIS_THREAD_NICE, REPORT_THREAD_NICE).
+ * A thread's own scheduling priority: lower for background threads (ANALYSIS_THREAD_NICE, REPORT_THREAD_NICE),
+ * higher for the SIP media thread (MEDIA_THREAD_NICE, negative: needs root or CAP_SYS_NICE).
  *
  * On Linux `setpriority(PRIO_PROCESS, 0)` applies to the calling thread, so a pool's threads can run at nice 10
  * while the thread that serves requests stays at 0, and the kernel's fair scheduler then weighs them about a tenth of
@@ -20,6 +23,36 @@ export function runThisThreadAt(nice: number): void {
   try {
     setPriority(nice);
   } catch {
-    // A container that forbids it: the thread runs at the normal priority.
+    // A container that forbids it (or a negative value without privilege): the thread runs at the normal priority.
+  }
+}
+
+/**
+ * Real-time round-robin scheduling (SCHED_RR at `priority`, 1-99) for the calling thread: it then runs the moment it
+ * wakes, ahead of every ordinary thread on the machine (the SIP media thread, MEDIA_THREAD_REALTIME_PRIORITY). Node
+ * has no sched_setscheduler, so `chrt` (util-linux) is run once on the thread's id (/proc/thread-self). Needs root or
+ * CAP_SYS_NICE; refused or absent, the thread keeps its normal scheduling. The kernel still leaves ordinary threads
+ * 5 % of each second (sched_rt_runtime_us), so a runaway real-time thread cannot lock the machine. True when applied.
+ */
+export function runThisThreadRealtime(priority: number): boolean {
+  if (process.platform !== 'linux' || priority <= 0) return false;
+  try {
+    const thread = readlinkSync('/proc/thread-self').split('/').at(-1)!;
+    execFileSync('chrt', ['--rr', '--pid', String(priority), thread], { stdio: 'ignore', timeout: 5_000 });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The calling thread's scheduling as it runs: its nice value and real-time priority (0: not real-time). Linux only. */
+export function thisThreadScheduling(): { nice: number; realtimePriority: number } {
+  try {
+    const stat = readFileSync('/proc/thread-self/stat', 'utf8');
+    // Fields after the command name (which may hold spaces) start at field 3; nice is field 19, rt_priority 40.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return { nice: Number(fields[19 - 3]), realtimePriority: Number(fields[40 - 3]) };
+  } catch {
+    return { nice: 0, realtimePriority: 0 };
   }
 }

@@ -21,12 +21,17 @@ function readModels(path: string): Database.Database {
   return connection.db;
 }
 
-/** `rss_bytes` is the whole process's (threads share it); `heap_bytes` this thread's V8 heap after the report. */
-export type WorkerResult = RenderedReport & { thread_id: number; rss_bytes: number; heap_bytes: number };
+/**
+ * `rss_bytes` is the whole process's (threads share it); `heap_bytes` this thread's V8 heap in use after the report,
+ * `heap_total_bytes` the heap V8 holds for the thread then: it grows to the report's peak and shrinks only lazily,
+ * so it bounds the peak from above, as near as V8 tells without sampling.
+ */
+export type WorkerResult = RenderedReport & { thread_id: number; rss_bytes: number; heap_bytes: number; heap_total_bytes: number };
 
 export default async function generate(task: { readModelPath: string; request: RenderRequest }): Promise<WorkerResult> {
   const rendered = await renderReport(readModels(task.readModelPath), task.request);
-  return { ...rendered, thread_id: threadId, rss_bytes: process.memoryUsage.rss(), heap_bytes: getHeapStatistics().used_heap_size };
+  const heap = getHeapStatistics();
+  return { ...rendered, thread_id: threadId, rss_bytes: process.memoryUsage.rss(), heap_bytes: heap.used_heap_size, heap_total_bytes: heap.total_heap_size };
 }
 
 /** A chart for a dashboard page, drawn by the reports' own chart code (one definition for PDF and page). */

@@ -143,6 +143,7 @@ test('rollups equal a GROUP BY over the per-call facts, at every level and time 
   assert.is(facts.length, 64);
   const expected = new Map<string, number[]>();
   const expectedIntents = new Map<string, number>();
+  const expectedDispositions = new Map<string, number>();
   for (const row of facts) {
     for (const { grain, bucket } of bucketsOf(Date.parse(row.started_at))) {
       for (const [level, dimensions] of CALL_LEVELS.entries()) {
@@ -151,6 +152,7 @@ test('rollups equal a GROUP BY over the per-call facts, at every level and time 
         const contribution = [1, row.connected, row.connected ? row.duration_seconds : 0, row.sentiment === 'positive' ? 1 : 0, row.sentiment === 'neutral' ? 1 : 0, row.sentiment === 'negative' ? 1 : 0, row.qa_score === null ? 0 : milli(row.qa_score), row.qa_score === null ? 0 : 1];
         expected.set(key, sums.map((value, index) => value + contribution[index]!));
         if (row.intent !== null) expectedIntents.set(`${key}|${row.intent}`, (expectedIntents.get(`${key}|${row.intent}`) ?? 0) + 1);
+        if (row.disposition !== null) expectedDispositions.set(`${key}|${row.disposition}`, (expectedDispositions.get(`${key}|${row.disposition}`) ?? 0) + 1);
       }
     }
   }
@@ -164,6 +166,15 @@ test('rollups equal a GROUP BY over the per-call facts, at every level and time 
     actualIntents.set([row.workspace_id, row.level, row.grain, row.bucket, row.campaign_id, row.agent_id, row.language, row.intent].join('|'), row.calls);
   }
   assert.equal(Object.fromEntries([...actualIntents].sort()), Object.fromEntries([...expectedIntents].sort()), 'intents');
+  const actualDispositions = new Map<string, number>();
+  for (const row of db.prepare('SELECT * FROM analytics_disposition_rollups').all() as Array<Record<string, any>>) {
+    actualDispositions.set([row.workspace_id, row.level, row.grain, row.bucket, row.campaign_id, row.agent_id, row.language, row.disposition].join('|'), row.calls);
+  }
+  assert.equal(Object.fromEntries([...actualDispositions].sort()), Object.fromEntries([...expectedDispositions].sort()), 'dispositions');
+  assert.ok(expectedDispositions.size > 0, 'ended calls have dispositions');
+  // The facts' disposition is the calls read model's (what the reports counted from before the rollups).
+  const mismatched = db.prepare('SELECT count(*) AS n FROM analytics_calls a JOIN calls c ON c.call_id = a.call_id WHERE a.disposition IS NOT c.disposition OR a.started_at IS NOT c.started_at').get() as { n: number };
+  assert.is(mismatched.n, 0);
   const escalated = db.prepare("SELECT agent_id FROM analytics_calls WHERE call_id = 'cal_1'").get() as { agent_id: string };
   assert.is(escalated.agent_id, 'agt_escalated', 'the agent who took the call over handled it');
 });

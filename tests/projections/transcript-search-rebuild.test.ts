@@ -11,7 +11,8 @@ import { allProjections } from '../../projections/index.ts';
 import { ProjectionRunner } from '../../projections/runner.ts';
 import { indexedText, normaliseForSearch, searchWords } from '../../projections/search-text.ts';
 import { transcriptSearchProjection } from '../../projections/transcript-search.ts';
-import { searchTranscripts } from '../../projections/transcript-search-queries.ts';
+import { DEFAULT_SEARCH_TUNING, searchTranscripts } from '../../projections/transcript-search-queries.ts';
+import { SearchTotals, totalKey } from '../../projections/transcript-search-totals.ts';
 import { placeableFacts } from '../support/call-facts.ts';
 import { testRuntime } from '../support/runtime.ts';
 
@@ -75,9 +76,17 @@ test('a replay of the events, fresh and in place, gives identical tables and ide
   assert.equal(answers(fresh, 'ws_1'), results);
   fresh.close();
 
+  // A search thread's remembered total (a planted one, to see it used) does not outlive the rebuild.
+  const totals = new SearchTotals();
+  const renew = { workspaceId: 'ws_1', words: searchWords('renew'), limit: 100, offset: 0 };
+  searchTranscripts(runtime.readDb, renew, DEFAULT_SEARCH_TUNING, totals);
+  totals.set(totalKey(renew), { ...totals.get(totalKey(renew))!, total: 1000 });
+  assert.is(searchTranscripts(runtime.readDb, renew, DEFAULT_SEARCH_TUNING, totals).total, 1000);
+
   await runtime.projections.rebuild('transcript_search');
   await runtime.projections.catchUp();
   assert.equal(dump(runtime.readDb), incremental);
+  assert.is(searchTranscripts(runtime.readDb, renew, DEFAULT_SEARCH_TUNING, totals).total, 20);
   // The FTS rowid is still each segment's id (the queries join on it): every indexed text is its segment's.
   const pairs = runtime.readDb.prepare('SELECT f.norm, s.text FROM search_segments_fts f LEFT JOIN search_segments s ON s.segment_id = f.rowid').all() as Array<{ norm: string; text: string | null }>;
   assert.is(pairs.length, 120);

@@ -193,7 +193,8 @@ export class SipCallSession implements CallSession {
   }
 
   private analyse(): void {
-    const horizon = Math.max(0, Math.round(this.stream.now() * TRACK_SAMPLE_RATE) - JITTER_SAMPLES);
+    // Up to the audio that has reached this thread (RtpStream.heardUntil), less the jitter allowance.
+    const horizon = Math.max(0, Math.round(this.stream.heardUntil() * TRACK_SAMPLE_RATE) - JITTER_SAMPLES);
     let changed = false;
     while (this.analysed + FRAME <= horizon) {
       const frame = this.stream.track.read(this.analysed, this.analysed + FRAME);

@@ -16,6 +16,10 @@ export interface SipSettings {
   maxCallsPerSecond: number;
   /** Answering-machine detection on answered calls (SIP_AMD). */
   answeringMachineDetection: boolean;
+  /** The media thread's nice value (MEDIA_THREAD_NICE); 0 when absent. */
+  mediaThreadNice?: number;
+  /** The media thread's SCHED_RR priority (MEDIA_THREAD_REALTIME_PRIORITY); 0 (absent): not real-time. */
+  mediaThreadRealtimePriority?: number;
 }
 
 export type SipConfig = Pick<
@@ -32,6 +36,8 @@ export type SipConfig = Pick<
   | 'RING_TIMEOUT_SECONDS'
   | 'SIP_MAX_CPS'
   | 'SIP_AMD'
+  | 'MEDIA_THREAD_NICE'
+  | 'MEDIA_THREAD_REALTIME_PRIORITY'
 >;
 
 export function sipSettingsFrom(config: SipConfig): SipSettings {
@@ -51,6 +57,8 @@ export function sipSettingsFrom(config: SipConfig): SipSettings {
     ringTimeoutSeconds: config.RING_TIMEOUT_SECONDS,
     maxCallsPerSecond: config.SIP_MAX_CPS,
     answeringMachineDetection: config.SIP_AMD,
+    mediaThreadNice: config.MEDIA_THREAD_NICE,
+    mediaThreadRealtimePriority: config.MEDIA_THREAD_REALTIME_PRIORITY,
   };
 }
 

@@ -3,6 +3,7 @@ import { randomInt } from 'node:crypto';
 import type { PlaceCallRequest, PlaceCallResult, Telephony } from '../port.ts';
 import { CallRateLimiter } from './call-rate-limiter.ts';
 import { outcomeOfFinalResponse } from './final-response.ts';
+import { mediaThread } from './media-thread.ts';
 import { RtpPortPool, RtpStream } from './rtp-stream.ts';
 import { buildSdp, parseSdp } from './sdp.ts';
 import { SipCallSession } from './sip-call-session.ts';
@@ -35,6 +36,9 @@ export class SipTelephony implements Telephony {
   }
 
   start(): Promise<void> {
+    // The media thread compiles while the user agent starts, not with the first call.
+    mediaThread.configure({ nice: this.settings.mediaThreadNice ?? 0, realtimePriority: this.settings.mediaThreadRealtimePriority ?? 0 });
+    mediaThread.start();
     return this.agent.start();
   }
 

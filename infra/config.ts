@@ -96,6 +96,11 @@ const configSchema = z.object({
   SPEECH_API_URL: z.string().url().optional(),
   SPEECH_API_KEY: z.string().optional(),
   SPEECH_MODEL: z.string().default('whisper-1'),
+  /**
+   * `on`: customer answers on a real line are recognised with a language model built from the call's script
+   * (PocketSphinx only; docs/speech.md, "Call-domain language model"). `off`: the stock model.
+   */
+  SPEECH_CALL_DOMAIN_LM: z.enum(['on', 'off']).default('on'),
   /** An OpenAI-compatible chat-completions endpoint for summary, sentiment and intent (docs/analysis.md); unset: offline only. */
   ANALYZER_API_URL: z
     .string()

@@ -296,7 +296,7 @@ class Conversation {
     // Words the carrier knew (the sandbox's simulated customer) are exact; recognised ones are as sure as the recogniser.
     let confidence = text === undefined ? 0 : 1;
     if (text === undefined && input.audio && this.dependencies.speech.recognize) {
-      const recognised = await this.dependencies.speech.recognize(input.audio, this.request.language);
+      const recognised = await this.dependencies.speech.recognize(input.audio, this.request.language, { script: this.request.script });
       text = recognised.text;
       confidence = recognised.confidence;
     }

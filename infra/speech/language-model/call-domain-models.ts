@@ -2,10 +2,11 @@
 // starts the build in a worker thread and is recognised with the stock model meanwhile (a call never waits for
 // a model); later calls of the same script text use the built one. Keyed by the text itself (prompts, routes),
 // so editing a script gives a new model and an unchanged script reuses its model across campaigns and calls.
-// Bounded: at most `maxModels` files (about 5 MB each) in the cache directory, least recently used evicted;
+// Bounded by size: at most `maxBytes` of model files (about 5 MB each) in the cache directory, least recently used
+// evicted;
 // one build at a time; a build over `budgetMs` is abandoned (and retried by a later call).
 import { createHash } from 'node:crypto';
-import { rm } from 'node:fs/promises';
+import { rm, stat } from 'node:fs/promises';
 import { Piscina } from 'piscina';
 import type { Script } from '../../../domain/script-types.ts';
 import type { CallDomainText } from './call-domain-corpus.ts';
@@ -15,11 +16,12 @@ const TYPESCRIPT_WORKER = new URL('../../worker-threads/typescript-worker.mjs', 
 const LANGUAGE_MODEL_WORKER = new URL('./language-model-worker.ts', import.meta.url).href;
 
 const RETRY_AFTER_MS = 10 * 60_000;
+const DEFAULT_MAX_BYTES = 192 * 1024 * 1024;
 
 export interface CallDomainModelsOptions {
   cacheDirectory: string;
-  /** Models kept on disk; default 32. */
-  maxModels?: number;
+  /** Bytes of model files kept on disk; default 192 MiB (about 36 models). */
+  maxBytes?: number;
   /** Longest a build may take; default 5 minutes (about 30 s on an idle 2-core machine, the first one more). */
   budgetMs?: number;
   domainWeight?: number;
@@ -28,7 +30,9 @@ export interface CallDomainModelsOptions {
 }
 
 export class CallDomainModels {
-  private readonly ready = new Map<string, string>();
+  /** Built models, least recently used first: path and size on disk. */
+  private readonly ready = new Map<string, { path: string; bytes: number }>();
+  private readyBytes = 0;
   private readonly building = new Map<string, Promise<string | undefined>>();
   /** Texts whose build failed, and when: not retried for RETRY_AFTER_MS (a missing tool would fail every call). */
   private readonly failed = new Map<string, number>();
@@ -39,12 +43,12 @@ export class CallDomainModels {
   /** The model for these scripts if it is built; otherwise starts building it and answers undefined. */
   readyModelFor(scripts: readonly Script[]): string | undefined {
     const key = keyOf({ scripts });
-    const path = this.ready.get(key);
-    if (path !== undefined) {
+    const model = this.ready.get(key);
+    if (model !== undefined) {
       // Most recently used last.
       this.ready.delete(key);
-      this.ready.set(key, path);
-      return path;
+      this.ready.set(key, model);
+      return model.path;
     }
     void this.modelFor(scripts);
     return undefined;
@@ -54,8 +58,8 @@ export class CallDomainModels {
   modelFor(scripts: readonly Script[]): Promise<string | undefined> {
     const text: CallDomainText = { scripts };
     const key = keyOf(text);
-    const path = this.ready.get(key);
-    if (path !== undefined) return Promise.resolve(path);
+    const model = this.ready.get(key);
+    if (model !== undefined) return Promise.resolve(model.path);
     const failedAt = this.failed.get(key);
     if (failedAt !== undefined && Date.now() - failedAt < RETRY_AFTER_MS) return Promise.resolve(undefined);
     let build = this.building.get(key);
@@ -74,11 +78,15 @@ export class CallDomainModels {
     };
     try {
       const path = (await this.started().run(task, { signal: budget })) as string;
-      this.ready.set(key, path);
-      while (this.ready.size > (this.options.maxModels ?? 32)) {
-        const [oldestKey, oldestPath] = this.ready.entries().next().value as [string, string];
+      const bytes = (await stat(path)).size;
+      this.ready.set(key, { path, bytes });
+      this.readyBytes += bytes;
+      // The newest model stays even when it alone is over the bound.
+      while (this.readyBytes > (this.options.maxBytes ?? DEFAULT_MAX_BYTES) && this.ready.size > 1) {
+        const [oldestKey, oldest] = this.ready.entries().next().value as [string, { path: string; bytes: number }];
         this.ready.delete(oldestKey);
-        await rm(oldestPath, { force: true });
+        this.readyBytes -= oldest.bytes;
+        await rm(oldest.path, { force: true });
       }
       return path;
     } catch (error) {

@@ -29,6 +29,8 @@ import { withKillAfterAppend } from './infra/eventstore/failpoint.ts';
 import { withUpcasting } from './infra/eventstore/upcasting.ts';
 import type { Logger } from './infra/logger.ts';
 import type { SpeechRecognizer } from './infra/speech/port.ts';
+import { CallDomainModels } from './infra/speech/language-model/call-domain-models.ts';
+import { PocketSphinxRecognizer } from './infra/speech/pocketsphinx.ts';
 import { createSpeechRecognizer } from './infra/speech/recognizer-from-config.ts';
 import { createTelephony } from './infra/telephony/create-telephony.ts';
 import type { Telephony } from './infra/telephony/port.ts';
@@ -336,6 +338,11 @@ export function createRuntime(
   const telephony = createTelephony(config, (message, fields) => logger.warn(fields ?? {}, message));
   const nodeId = nodeIdOf(config.dataDirectory, config.NODE_ID);
   const workQueue = config.CLUSTER ? new EventStoreWorkQueue(store, { claimTimeoutMs: config.WORK_CLAIM_TIMEOUT_MS, nodeId, indexStart: sqliteIndexStart(stateDb) }) : null;
+  // Customer answers on a real line, heard by PocketSphinx, use a language model built from the call's script.
+  const callDomainModels =
+    telephony.needsPromptAudio && recognizer instanceof PocketSphinxRecognizer && config.SPEECH_CALL_DOMAIN_LM === 'on'
+      ? new CallDomainModels({ cacheDirectory: join(config.dataDirectory, 'language-models'), warn: (message) => logger.warn(message) })
+      : undefined;
   const ports: RuntimePorts = {
     config,
     logger,
@@ -355,7 +362,7 @@ export function createRuntime(
     telephony,
     // The sandbox gives the customer's words as text: its calls need synthesis only. A real line delivers audio,
     // which the configured recogniser (PocketSphinx for English, SPEECH_API_URL for every language) hears.
-    conversationSpeech: telephony.needsPromptAudio ? offlineConversationSpeech({ recognizer }) : offlineConversationSpeech(),
+    conversationSpeech: telephony.needsPromptAudio ? offlineConversationSpeech({ recognizer, callDomainModels }) : offlineConversationSpeech(),
     recognizer,
     transcriptSearch: createSearchPool({
       path: config.readModelPath,
@@ -417,6 +424,7 @@ export function createRuntime(
       await ports.transcriptAnalysis.close();
       await ports.transcriptSearch.close();
       await ports.reportPool.close();
+      await callDomainModels?.close();
       await store.close();
       readDb.close();
       stateDb.close();

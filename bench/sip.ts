@@ -87,6 +87,7 @@ const carrier = new SipTelephony({
   answeringMachineDetection: false,
   mediaThreadNice: Number(process.env.MEDIA_THREAD_NICE ?? 0),
   mediaThreadRealtimePriority: Number(process.env.MEDIA_THREAD_REALTIME_PRIORITY ?? 10),
+  transferAnswerSeconds: 20,
 });
 await carrier.start();
 const speech = offlineConversationSpeech();

@@ -63,6 +63,17 @@ export interface CallEscalation {
   unassigned_reason?: UnassignedReason | null;
 }
 
+/**
+ * A warm transfer of an escalated call (docs/telephony.md, "Warm transfer"): the second leg dialled to the
+ * escalation's agent at `transferred_at`; `agent_answered_at` when the agent picked up (null: not within the
+ * transfer's answer limit, the customer heard the fallback and the call ends `callback`).
+ */
+export interface CallTransfer {
+  agent_id: string;
+  transferred_at: string;
+  agent_answered_at: string | null;
+}
+
 /** Why an escalated call has no human agent: nobody available speaks its language. */
 export type UnassignedReason = 'no_available_agent';
 
@@ -201,6 +212,8 @@ export interface RecordCallResult {
     recording?: CallRecording | null;
     /** Answering-machine detection's verdict on an answered call (absent or null: not detected, e.g. the sandbox). */
     answered_by?: AnsweredBy | null;
+    /** The warm transfer to the escalation's agent, when the carrier made one (absent or null: none). */
+    transfer?: CallTransfer | null;
   };
 }
 
@@ -248,6 +261,7 @@ export type CallEscalated = DomainEvent<
   'CallEscalated',
   { escalation_reason: EscalationReason; escalated_at: string; summary: string; agent_id: string | null; unassigned_reason: UnassignedReason | null }
 >;
+export type CallTransferred = DomainEvent<'CallTransferred', CallTransfer>;
 export type CallEnded = DomainEvent<
   'CallEnded',
   {
@@ -285,6 +299,7 @@ export type CallEvent =
   | CallAnswered
   | CallConversationRecorded
   | CallEscalated
+  | CallTransferred
   | CallEnded
   | CallFailed
   | CallResultHeld
@@ -302,6 +317,10 @@ export interface CallState {
   answered_at: string | null;
   turns: number;
   escalated: boolean;
+  /** The escalation's agent (null: unassigned, or not escalated). */
+  escalation_agent_id: string | null;
+  /** The warm transfer, once recorded. */
+  transfer: CallTransfer | null;
   disposition: Disposition | null;
   /** Why a failed call failed (whether its contact may be retried depends on it). */
   failure_reason: CallFailureReason | null;
@@ -321,6 +340,8 @@ export function initialCallState(): CallState {
     answered_at: null,
     turns: 0,
     escalated: false,
+    escalation_agent_id: null,
+    transfer: null,
     disposition: null,
     failure_reason: null,
     duration_seconds: 0,
@@ -342,7 +363,9 @@ export function evolveCall(state: CallState, event: CallEvent): CallState {
     case 'CallConversationRecorded':
       return { ...state, turns: state.turns + event.data.turns.length };
     case 'CallEscalated':
-      return { ...state, escalated: true };
+      return { ...state, escalated: true, escalation_agent_id: event.data.agent_id };
+    case 'CallTransferred':
+      return { ...state, transfer: event.data };
     case 'CallEnded':
     case 'CallFailed':
       return {
@@ -397,7 +420,7 @@ export function decideCall(command: CallCommand, state: CallState): CallEvent[] 
       return [escalated(command.data)];
     case 'EndCall':
       requireInProgress(state);
-      return [ended(state.answered_at !== null, state.escalated, command.data)];
+      return [ended(state.answered_at !== null, state.escalated, command.data, state.transfer)];
     case 'FailCall':
       requireInProgress(state);
       return [failed(command.data)];
@@ -416,7 +439,12 @@ export function decideCall(command: CallCommand, state: CallState): CallEvent[] 
         if (!answered) throw invalidState('Only an answered call can be escalated.', {});
         events.push(escalated(escalation));
       }
-      events.push(ended(answered, state.escalated || escalation !== null, command.data));
+      const transfer = command.data.transfer ?? null;
+      if (transfer !== null) {
+        const escalatedNow = state.escalated ? { at: null, agentId: state.escalation_agent_id } : escalation === null ? null : { at: escalation.escalated_at, agentId: escalation.agent_id ?? null };
+        events.push(transferred(transfer, escalatedNow, state.transfer, command.data.ended_at));
+      }
+      events.push(ended(answered, state.escalated || escalation !== null, command.data, transfer ?? state.transfer));
       const recording = command.data.recording ?? null;
       if (recording !== null) {
         if (!answered) throw invalidState('Only an answered call has a recording.', {});
@@ -538,7 +566,38 @@ function escalated(escalation: CallEscalation): CallEscalated {
   };
 }
 
-function ended(answered: boolean, wasEscalated: boolean, data: EndCall['data'] & { started_at?: string; answered_by?: AnsweredBy | null }): CallEnded {
+/**
+ * The transfer's rules: it follows an escalation (in this command or before), goes to the escalation's agent,
+ * happens once, and its times are in order: escalated ≤ transferred ≤ agent answered ≤ ended.
+ */
+function transferred(transfer: CallTransfer, escalation: { at: string | null; agentId: string | null } | null, earlier: CallTransfer | null, endedAt: string): CallTransferred {
+  if (earlier !== null) throw alreadyDone('The call was already transferred.', { agent_id: earlier.agent_id });
+  if (escalation === null) throw invalidState('Only an escalated call can be transferred to an agent.', {});
+  if (typeof transfer.agent_id !== 'string' || transfer.agent_id !== escalation.agentId) {
+    throw invalidParameter('transfer.agent_id', transfer.agent_id, escalation.agentId === null ? 'no transfer: the escalation has no agent' : `the escalation's agent ${escalation.agentId}`);
+  }
+  const transferredAt = Date.parse(transfer.transferred_at);
+  if (Number.isNaN(transferredAt) || (escalation.at !== null && transferredAt < Date.parse(escalation.at))) {
+    throw invalidParameter('transfer.transferred_at', transfer.transferred_at, 'an ISO 8601 time, not before the escalation');
+  }
+  if (transfer.agent_answered_at !== null) {
+    const answeredAt = Date.parse(transfer.agent_answered_at);
+    if (Number.isNaN(answeredAt) || answeredAt < transferredAt || answeredAt > Date.parse(endedAt)) {
+      throw invalidParameter('transfer.agent_answered_at', transfer.agent_answered_at, 'null, or an ISO 8601 time between transferred_at and the end of the call');
+    }
+  }
+  return { type: 'CallTransferred', data: { agent_id: transfer.agent_id, transferred_at: transfer.transferred_at, agent_answered_at: transfer.agent_answered_at } };
+}
+
+/**
+ * An escalated call ends `escalated` (the hand-over is what happened), except one whose agent never answered the
+ * transfer: the customer was told they would be called back, and the call ends `callback`.
+ */
+function escalatedDisposition(transfer: CallTransfer | null): Disposition {
+  return transfer !== null && transfer.agent_answered_at === null ? 'callback' : 'escalated';
+}
+
+function ended(answered: boolean, wasEscalated: boolean, data: EndCall['data'] & { started_at?: string; answered_by?: AnsweredBy | null }, transfer: CallTransfer | null = null): CallEnded {
   const { disposition, duration_seconds, ended_at, started_at, answered_by } = data;
   if (answered_by !== undefined && answered_by !== null) {
     if (!(ANSWERED_BY as readonly string[]).includes(answered_by)) throw invalidParameter('answered_by', answered_by, ANSWERED_BY.join(', '));
@@ -549,7 +608,9 @@ function ended(answered: boolean, wasEscalated: boolean, data: EndCall['data'] &
   if (!answered && (disposition !== 'not_reachable' || duration_seconds !== 0)) {
     throw invalidParameter('disposition', disposition, 'not_reachable with duration 0 for a call that was not answered');
   }
-  if (wasEscalated && disposition !== 'escalated') throw invalidParameter('disposition', disposition, 'escalated for an escalated call');
+  if (wasEscalated && disposition !== escalatedDisposition(transfer)) {
+    throw invalidParameter('disposition', disposition, transfer === null ? 'escalated for an escalated call' : `${escalatedDisposition(transfer)} for a call whose transfer ${transfer.agent_answered_at === null ? 'the agent did not answer' : 'the agent answered'}`);
+  }
   if (!Number.isInteger(duration_seconds) || duration_seconds < 0) {
     throw invalidParameter('duration_seconds', duration_seconds, 'a non-negative integer');
   }

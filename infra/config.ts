@@ -69,6 +69,7 @@ const configSchema = z.object({
    * refused, 0). Default 0: measured, -10 did not lower the send timing p99 (docs/telephony.md).
    */
   MEDIA_THREAD_NICE: z.coerce.number().int().min(-20).max(19).default(0),
+  SIP_TRANSFER_ANSWER_SECONDS: z.coerce.number().int().min(5).max(120).default(20),
   /** The sandbox's calls end this many times faster than real time on the clock (1: real time). */
   SANDBOX_SPEED: z.coerce.number().min(1).max(1e9).default(1),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).optional(),
@@ -99,6 +100,11 @@ const configSchema = z.object({
   SPEECH_API_URL: z.string().url().optional(),
   SPEECH_API_KEY: z.string().optional(),
   SPEECH_MODEL: z.string().default('whisper-1'),
+  /**
+   * `on`: customer answers on a real line are recognised with a language model built from the call's script
+   * (PocketSphinx only; docs/speech.md, "Call-domain language model"). `off`: the stock model.
+   */
+  SPEECH_CALL_DOMAIN_LM: z.enum(['on', 'off']).default('on'),
   /** An OpenAI-compatible chat-completions endpoint for summary, sentiment and intent (docs/analysis.md); unset: offline only. */
   ANALYZER_API_URL: z
     .string()

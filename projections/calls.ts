@@ -1,5 +1,5 @@
 import type { Database, Statement } from 'better-sqlite3';
-import { callIdOf, callTranscriptJobId, type AnsweredBy, type CallEscalated, type CallEvent, type CallFailureReason, type CallStatus } from '../domain/call.ts';
+import { callIdOf, callTranscriptJobId, type AnsweredBy, type CallTransfer, type CallEscalated, type CallEvent, type CallFailureReason, type CallStatus } from '../domain/call.ts';
 import type { Disposition } from '../domain/shared/disposition.ts';
 import { defineProjection } from './projection.ts';
 
@@ -17,10 +17,10 @@ import { defineProjection } from './projection.ts';
  */
 export const callsProjection = defineProjection<CallEvent>({
   name: 'calls',
-  // v2: agent_id, and the escalation's agent. v3: caller_id, answered_by.
-  version: 3,
+  // v2: agent_id, and the escalation's agent. v3: caller_id, answered_by. v4: transfer.
+  version: 4,
   tables: ['calls'],
-  eventTypes: ['CallPlaced', 'CallAnswered', 'CallEscalated', 'CallEnded', 'CallFailed', 'CallRecordingStored', 'CallTranscriptJobAssigned'],
+  eventTypes: ['CallPlaced', 'CallAnswered', 'CallEscalated', 'CallTransferred', 'CallEnded', 'CallFailed', 'CallRecordingStored', 'CallTranscriptJobAssigned'],
   migrate(db) {
     db.exec(`CREATE TABLE IF NOT EXISTS calls (
       call_id TEXT PRIMARY KEY,
@@ -47,7 +47,8 @@ export const callsProjection = defineProjection<CallEvent>({
       transcript_job_id TEXT,
       agent_id TEXT,
       caller_id TEXT,
-      answered_by TEXT
+      answered_by TEXT,
+      transfer TEXT
     );
     CREATE INDEX IF NOT EXISTS calls_by_started ON calls (workspace_id, started_at DESC, call_id DESC);
     CREATE INDEX IF NOT EXISTS calls_by_campaign ON calls (campaign_id, started_at DESC, call_id DESC);
@@ -69,6 +70,7 @@ export const callsProjection = defineProjection<CallEvent>({
     );
     const answered = db.prepare('UPDATE calls SET answered_at = ? WHERE call_id = ?');
     const escalated = db.prepare('UPDATE calls SET escalation = ?, agent_id = coalesce(?, agent_id) WHERE call_id = ?');
+    const transferred = db.prepare('UPDATE calls SET transfer = ? WHERE call_id = ?');
     const ended = db.prepare(
       `UPDATE calls SET status = ?, disposition = ?, duration_seconds = ?, ended_at = ?, failure_reason = ?,
          transcript_job_id = coalesce(transcript_job_id, ?), started_at = coalesce(?, started_at), answered_by = ? WHERE call_id = ?`,
@@ -111,6 +113,11 @@ export const callsProjection = defineProjection<CallEvent>({
             unassigned_reason: data.unassigned_reason,
           };
           escalated.run(JSON.stringify(escalation), data.agent_id, callId);
+          break;
+        }
+        case 'CallTransferred': {
+          const { agent_id, transferred_at, agent_answered_at } = event.data;
+          transferred.run(JSON.stringify({ agent_id, transferred_at, agent_answered_at } satisfies CallTransfer), callId);
           break;
         }
         case 'CallEnded': {
@@ -174,6 +181,8 @@ export interface CallRecord {
   caller_id: string | null;
   /** Answering-machine detection's verdict; null when it did not run (not answered, the sandbox, SIP_AMD off). */
   answered_by: AnsweredBy | null;
+  /** The warm transfer to the escalation's agent (beyond the spec); null when none was made. */
+  transfer: CallTransfer | null;
 }
 
 /** The spec's call list item: exactly these fields of the call. */
@@ -207,6 +216,7 @@ interface CallRow {
   agent_id: string | null;
   caller_id: string | null;
   answered_by: AnsweredBy | null;
+  transfer: string | null;
 }
 
 function recordOf(row: CallRow): CallRecord {
@@ -234,6 +244,7 @@ function recordOf(row: CallRow): CallRecord {
     agent_id: row.agent_id,
     caller_id: row.caller_id,
     answered_by: row.answered_by,
+    transfer: row.transfer === null ? null : (JSON.parse(row.transfer) as CallTransfer),
   };
 }
 

@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-DEBIAN_PACKAGES=(ffmpeg sox espeak-ng pocketsphinx pocketsphinx-en-us pocketsphinx-testdata festival festvox-us-slt-hts openssl baresip-core sip-tester kamailio chromium fonts-noto-core poppler-utils)
+DEBIAN_PACKAGES=(ffmpeg sox espeak-ng pocketsphinx pocketsphinx-en-us pocketsphinx-testdata sphinxbase-utils festival festvox-us-slt-hts openssl baresip-core sip-tester kamailio chromium fonts-noto-core poppler-utils)
 
 missing_debian_packages() {
   local missing=()

@@ -83,6 +83,7 @@ export function callDocument(recordingLinks: RecordingLinks, call: CallRecord): 
     answered_by: call.answered_by,
     agent_id: call.agent_id,
     escalation: call.escalation,
+    transfer: call.transfer,
     failure_reason: call.failure_reason,
   };
 }
@@ -108,6 +109,7 @@ function placedDocument(placed: CallPlacement): z.infer<typeof PlacedCallSchema>
     answered_by: null,
     agent_id: placed.agent_id ?? null,
     escalation: null,
+    transfer: null,
     failure_reason: null,
   };
 }

@@ -64,6 +64,16 @@ const EscalationSchema = z
   })
   .openapi('CallEscalation');
 
+export const CallTransferSchema = z
+  .object({
+    agent_id: z.string().openapi({ description: 'The escalation\'s agent, dialled as a second leg (their `sip_uri`, or `phone` through the trunk).' }),
+    transferred_at: Timestamp.openapi({ description: 'When the agent\'s leg was dialled.' }),
+    agent_answered_at: Timestamp.nullable().openapi({
+      description: 'When the agent answered (then heard the whispered summary and was bridged to the customer); null when they did not answer within the answer limit: the customer heard the fallback and the call ended `callback`.',
+    }),
+  })
+  .openapi('CallTransfer');
+
 export const CallSchema = z
   .object({
     id: z.string().openapi({ example: 'cal_01jd8k3m9q2x7c4v5b6n8p0r2t' }),
@@ -91,6 +101,9 @@ export const CallSchema = z
       }),
     agent_id: z.string().nullable().openapi({ description: 'The human agent who placed the call (POST /v1/calls `agent_id`) or took it over on escalation; null when only the voice agent spoke.' }),
     escalation: EscalationSchema.nullable().openapi({ description: 'Set when the customer asked for a human agent (disposition escalated).' }),
+    transfer: CallTransferSchema.nullable().openapi({
+      description: 'Beyond the spec: the warm transfer of an escalated SIP call to its agent (docs/telephony.md, "Warm transfer"); null when none was made (not escalated, no agent, the sandbox).',
+    }),
     failure_reason: z
       .enum(['invalid_number', 'carrier_error', 'interrupted', 'number_suppressed'])
       .nullable()

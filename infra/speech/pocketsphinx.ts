@@ -44,6 +44,17 @@ export interface PocketSphinxOptions {
    * is (the old behaviour, kept for the benchmark's before/after).
    */
   telephoneBand?: 'fold' | 'none';
+  /**
+   * Language model file (sphinxbase binary or ARPA); default the stock `en-us.lm.bin`. A call-domain model
+   * (language-model/call-domain-model.ts) must keep to the same dictionary's words.
+   */
+  languageModel?: string;
+  /**
+   * Decode with a JSGF grammar file (`-jsgf`) or a keyphrase list (`-kws`, one `phrase /threshold/` a line)
+   * instead of a language model: the output is then one of the grammar's sentences, or the phrases spotted.
+   * Measured against the language models on scripted answers in docs/speech.md.
+   */
+  search?: { jsgf: string } | { kws: string };
 }
 
 export class PocketSphinxRecognizer implements SpeechRecognizer {
@@ -53,13 +64,33 @@ export class PocketSphinxRecognizer implements SpeechRecognizer {
   private readonly maxChunkSeconds: number;
   private readonly limit: ConcurrencyLimit;
   private readonly telephoneBand: 'fold' | 'none';
+  private readonly languageModel: string;
+  private readonly options: PocketSphinxOptions;
 
-  constructor(options: PocketSphinxOptions = {}) {
+  constructor(options: PocketSphinxOptions = {}, sharedLimit?: ConcurrencyLimit) {
+    this.options = options;
     this.binary = options.binary ?? 'pocketsphinx_continuous';
     this.modelDir = options.modelDir ?? DEBIAN_POCKETSPHINX_MODEL_DIR;
     this.maxChunkSeconds = options.maxChunkSeconds ?? 60;
-    this.limit = new ConcurrencyLimit(options.concurrency ?? availableParallelism());
+    this.limit = sharedLimit ?? new ConcurrencyLimit(options.concurrency ?? availableParallelism());
     this.telephoneBand = options.telephoneBand ?? 'fold';
+    this.languageModel = options.languageModel ?? `${this.modelDir}/en-us.lm.bin`;
+  }
+
+  /** The same recogniser decoding with another language model; processes count against the same limit. */
+  withLanguageModel(languageModel: string): PocketSphinxRecognizer {
+    return new PocketSphinxRecognizer({ ...this.options, languageModel, search: undefined }, this.limit);
+  }
+
+  /** The same recogniser decoding with a grammar or keyphrase list; processes count against the same limit. */
+  withSearch(search: { jsgf: string } | { kws: string }): PocketSphinxRecognizer {
+    return new PocketSphinxRecognizer({ ...this.options, search }, this.limit);
+  }
+
+  private searchArguments(): string[] {
+    const search = this.options.search;
+    if (search === undefined) return ['-lm', this.languageModel];
+    return 'jsgf' in search ? ['-jsgf', search.jsgf] : ['-kws', search.kws];
   }
 
   supports(language: string): boolean {
@@ -89,14 +120,16 @@ export class PocketSphinxRecognizer implements SpeechRecognizer {
           '-infile', inputPath,
           '-samprate', String(RECOGNIZER_SAMPLE_RATE),
           '-hmm', `${this.modelDir}/en-us`,
-          '-lm', `${this.modelDir}/en-us.lm.bin`,
+          ...this.searchArguments(),
           '-dict', `${this.modelDir}/cmudict-en-us.dict`,
           '-time', 'yes',
           '-logfn', '/dev/null',
         ],
         { timeoutMs: 30_000 + seconds * 3_000, signal },
       );
-      return parseTimedOutput(stdout.toString('utf8'));
+      const words = parseTimedOutput(stdout.toString('utf8'));
+      // Keyphrase spotting reports phrases as it confirms them, not in the order they were said.
+      return this.options.search !== undefined && 'kws' in this.options.search ? words.sort((a, b) => a.start - b.start) : words;
     } finally {
       await rm(directory, { recursive: true, force: true });
     }
@@ -105,7 +138,8 @@ export class PocketSphinxRecognizer implements SpeechRecognizer {
 
 // With `-time yes` each utterance prints its hypothesis line, then one line per token:
 // `word start end posterior`, e.g. `renewal 2.990 3.610 0.214450` (times in seconds from the input start).
-const TIMED_TOKEN_LINE = /^(\S+) (\d+(?:\.\d+)?) (\d+(?:\.\d+)?) (-?\d+(?:\.\d+)?)$/;
+// With `-kws` the token is the spotted phrase, which may hold spaces (`not interested  0.540 1.510 0.886553`).
+const TIMED_TOKEN_LINE = /^(\S+(?: \S+)*?) +(\d+(?:\.\d+)?) (\d+(?:\.\d+)?) (-?\d+(?:\.\d+)?)$/;
 
 export function parseTimedOutput(output: string): RecognizedWord[] {
   const words: RecognizedWord[] = [];
@@ -126,7 +160,7 @@ export function parseTimedOutput(output: string): RecognizedWord[] {
   return words;
 }
 
-/** `<s>`, `</s>`, `<sil>`, `[NOISE]`, `++BREATH++`: silence and noise markers, not words. */
+/** `<s>`, `</s>`, `<sil>`, `[NOISE]`, `++BREATH++`, a grammar's `(NULL)`: silence, noise and no-word markers. */
 function isFiller(token: string): boolean {
-  return /^(<.*>|\[.*\]|\+\+.*\+\+)$/.test(token);
+  return /^(<.*>|\[.*\]|\+\+.*\+\+|\(NULL\))$/.test(token);
 }

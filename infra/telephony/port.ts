@@ -96,7 +96,43 @@ export interface CallSession {
   detectAnsweringMachine?(): Promise<AmdDecision>;
   /** Waits until the far end has been quiet for `quietSeconds` (after a greeting or its beep), at most `maxSeconds`. */
   waitForQuiet?(quietSeconds: number, maxSeconds: number): Promise<void>;
+  /**
+   * A warm transfer (a carrier that can bridge: SIP): dials the agent as a second leg, plays them `whisper` while
+   * the customer hears silence, then relays each side's audio to the other until either hangs up. Resolves with
+   * the agent's leg down; the caller then hangs up the customer's as after any call (at once when the agent hung
+   * up first). An agent who does not answer in time is `not_answered`. Absent: the carrier cannot transfer (the
+   * sandbox).
+   */
+  transfer?(request: TransferRequest): Promise<TransferResult>;
 }
+
+/** How to reach a human agent: their SIP URI (dialled directly), else their phone (through the trunk). */
+export interface TransferTarget {
+  sipUri: string | null;
+  phone: string | null;
+}
+
+export interface TransferRequest {
+  target: TransferTarget;
+  /** What the agent hears before the bridge (the escalation summary, synthesised). */
+  whisper: AudioClip;
+  /** E.164 caller id shown to the agent; the carrier's default when absent. */
+  callerId?: string;
+}
+
+/** Times are on the call's timeline (seconds, like every span). */
+export type TransferResult =
+  | {
+      kind: 'bridged';
+      dialledSeconds: number;
+      agentAnsweredSeconds: number;
+      /** When the whisper ended and the two sides were joined. */
+      bridgedSeconds: number;
+      endedBy: 'customer' | 'agent';
+      /** The agent's voice as relayed to the customer, from the bridge on (the recording's agent channel). */
+      agentAudio: AudioClip;
+    }
+  | { kind: 'not_answered'; dialledSeconds: number; endedSeconds: number; detail: string; customerHungUp: boolean };
 
 export interface Telephony {
   readonly name: string;

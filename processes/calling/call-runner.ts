@@ -14,7 +14,7 @@ import { readModelsCaughtUp, type ReadModelsCatchUpPorts } from '../read-models-
 import type { CallSettlement } from './call-settlement.ts';
 import { planCallResult } from './call-timeline.ts';
 import { assignEscalation } from './escalation-assignment.ts';
-import { nextAvailableAgent } from '../../projections/agents.ts';
+import { findAgent, nextAvailableAgent } from '../../projections/agents.ts';
 import type { ConversationEngine } from './conversation-engine.ts';
 import { attemptOutcomeOf } from './conversation-result.ts';
 import type { DialingSlots } from './dialing-slots.ts';
@@ -233,6 +233,9 @@ export class CallRunner implements ProcessManager<CallRunnerEvent> {
     let endsAt = this.ports.clock.now();
     let command: RecordCallResult | FailCall;
     let outcome: AttemptOutcome;
+    // The escalation's agent, chosen once: during the call when the carrier transfers (SIP), else after it.
+    let chosenAgent: { id: string | undefined } | null = null;
+    const chooseAgent = () => (chosenAgent ??= { id: placed.agent_id ? undefined : nextAvailableAgent(this.ports.readDb, placed.workspace_id, placed.language) });
     try {
       const script = await scripts.get(placed.script_id, placed.script_version);
       const result = await engine.run({
@@ -245,11 +248,16 @@ export class CallRunner implements ProcessManager<CallRunnerEvent> {
         recording: placed.recording_enabled,
         ...(placed.caller_id ? { callerId: placed.caller_id } : {}),
         ...(placed.voicemail ? { voicemail: placed.voicemail } : {}),
+        transferAgent: async () => {
+          const agentId = placed.agent_id ?? chooseAgent().id;
+          const agent = agentId === undefined ? undefined : findAgent(this.ports.readDb, placed.workspace_id, agentId);
+          return agent ? { agentId: agent.id, target: { sipUri: agent.sip_uri, phone: agent.phone } } : null;
+        },
       });
       const planned = planCallResult(result, dialingStartedAt, this.dependencies.timeScale);
       const escalated = planned.command.type === 'RecordCallResult' && planned.command.data.escalation !== null;
       // Read-model facts, looked up only for a hand-over: two escalations at the same instant may pick the same agent.
-      const available = escalated && !placed.agent_id ? nextAvailableAgent(this.ports.readDb, placed.workspace_id, placed.language) : undefined;
+      const available = escalated && !placed.agent_id ? chooseAgent().id : undefined;
       command = assignEscalation(planned.command, placed.agent_id, available);
       endsAt = planned.endsAt;
       if (result.recording && command.type === 'RecordCallResult') {

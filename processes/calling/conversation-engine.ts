@@ -2,10 +2,11 @@ import type { AnsweredBy, CallTurn } from '../../domain/call.ts';
 import type { Disposition } from '../../domain/shared/disposition.ts';
 import { renderTemplate } from '../../domain/script-template.ts';
 import type { Script, ScriptIntent, ScriptNoInput, ScriptRoute, ScriptStep } from '../../domain/script-types.ts';
-import type { AudioClip, CallSession, CustomerInput, Span, Telephony } from '../../infra/telephony/port.ts';
+import type { AudioClip, CallSession, CustomerInput, Span, Telephony, TransferTarget } from '../../infra/telephony/port.ts';
 import { CallRecordingBuilder } from './call-recording.ts';
 import type { ConversationSpeech, ExtraKeywords, ReplyClassifier } from './conversation-ports.ts';
 import { escalationSummary, type ConversationResult } from './conversation-result.ts';
+import { TRANSFER_FALLBACK_STEP_ID, transferFallbackText, WHISPER_LANGUAGE, whisperText } from './transfer-prompts.ts';
 
 /**
  * Runs a script against a live call, through ports only (telephony, speech, reply classifier): it knows no
@@ -31,6 +32,17 @@ export interface ConversationRequest {
    * waits for the greeting and its beep to finish, then says the script's `voicemail` step and ends.
    */
   voicemail?: VoicemailAction;
+  /**
+   * Who takes an escalated call, asked once its script has ended, when the carrier can transfer (SIP): the call
+   * runner's choice (the agent who placed the call, else the next available one) and how to reach them. Absent,
+   * or null: no transfer; the call ends `escalated` as the script leaves it.
+   */
+  transferAgent?(): Promise<TransferAgent | null>;
+}
+
+export interface TransferAgent {
+  agentId: string;
+  target: TransferTarget;
 }
 
 export type VoicemailAction = 'hang_up' | 'leave_message';
@@ -85,6 +97,7 @@ export class ConversationEngine {
         turns: [],
         disposition: 'not_reachable',
         escalation: null,
+        transfer: null,
         failure: failed ? { reason: placed.outcome as 'invalid_number' | 'carrier_error', detail: placed.detail ?? placed.outcome } : null,
         customerHungUp: false,
         recording: null,
@@ -94,6 +107,7 @@ export class ConversationEngine {
     const conversation = new Conversation(request, placed.session, this.dependencies);
     try {
       await conversation.run();
+      await conversation.transferIfEscalated();
     } catch (error) {
       // Our side failed mid-call (speech, recogniser): free the line, then let the dialer record the failure.
       await placed.session.hangUp().catch(() => undefined);
@@ -116,6 +130,7 @@ class Conversation {
   private escalation: ConversationResult['escalation'] = null;
   private customerHungUp = false;
   private answeredBy: AnsweredBy | null = null;
+  private transfer: ConversationResult['transfer'] = null;
   private readonly recording: CallRecordingBuilder | null;
 
   constructor(
@@ -162,6 +177,35 @@ class Conversation {
     }
   }
 
+  /**
+   * Warm transfer, after the script ended on an escalation (its closing step says "connecting you"): the agent's
+   * leg is dialled, hears the whispered summary and is bridged to the customer until either hangs up; their voice
+   * goes on the recording's agent channel from the bridge on. An agent who does not answer: the customer hears
+   * the fallback and the call ends `callback`. The human conversation is in the recording, not in the turns.
+   */
+  async transferIfEscalated(): Promise<void> {
+    if (this.escalation === null || this.customerHungUp || !this.session.transfer || !this.request.transferAgent) return;
+    const agent = await this.request.transferAgent();
+    if (!agent) return;
+    const whisper = await this.dependencies.speech.synthesize(whisperText(this.escalation.summary, this.request.variables.name), WHISPER_LANGUAGE, 'agent');
+    const outcome = await this.session.transfer({ target: agent.target, whisper, ...(this.request.callerId ? { callerId: this.request.callerId } : {}) });
+    if (outcome.kind === 'bridged') {
+      this.transfer = { agentId: agent.agentId, dialledAtSeconds: outcome.dialledSeconds, agentAnsweredAtSeconds: outcome.agentAnsweredSeconds };
+      if (this.recording && outcome.agentAudio.pcm.length > 0) this.recording.add('agent', outcome.bridgedSeconds, outcome.agentAudio);
+      if (outcome.endedBy === 'customer') this.customerHungUp = true;
+      return;
+    }
+    this.transfer = { agentId: agent.agentId, dialledAtSeconds: outcome.dialledSeconds, agentAnsweredAtSeconds: null };
+    // The hand-over did not happen: the customer is told they will be called back, and that is the outcome.
+    this.disposition = 'callback';
+    if (outcome.customerHungUp) {
+      this.customerHungUp = true;
+      return;
+    }
+    const text = transferFallbackText(this.request.language);
+    await this.say({ id: TRANSFER_FALLBACK_STEP_ID, say: text, end: true }, text);
+  }
+
   /** `customerAudio`: the line's whole customer channel, when the carrier has it (replaces the answers' clips). */
   /**
    * `leadSeconds`: early media before the answer; the timeline (turns, the recording) starts there, while talk
@@ -171,6 +215,12 @@ class Conversation {
     if (customerAudio && this.recording) this.recording.add('customer', 0, customerAudio);
     const talkSeconds = Math.max(0, endSeconds - leadSeconds);
     const escalation = this.escalation && leadSeconds > 0 ? { ...this.escalation, atSeconds: Math.max(0, this.escalation.atSeconds - leadSeconds) } : this.escalation;
+    const sinceAnswer = (seconds: number) => Math.max(0, seconds - leadSeconds);
+    const transfer = this.transfer && {
+      agentId: this.transfer.agentId,
+      dialledAtSeconds: sinceAnswer(this.transfer.dialledAtSeconds),
+      agentAnsweredAtSeconds: this.transfer.agentAnsweredAtSeconds === null ? null : sinceAnswer(this.transfer.agentAnsweredAtSeconds),
+    };
     return {
       callId: this.request.callId,
       outcome: 'answered',
@@ -181,6 +231,7 @@ class Conversation {
       turns: this.turns,
       disposition: this.disposition ?? FALLBACK_DISPOSITION,
       escalation,
+      transfer,
       failure: null,
       customerHungUp: this.customerHungUp,
       recording: this.recording?.finish(endSeconds) ?? null,
@@ -245,7 +296,7 @@ class Conversation {
     // Words the carrier knew (the sandbox's simulated customer) are exact; recognised ones are as sure as the recogniser.
     let confidence = text === undefined ? 0 : 1;
     if (text === undefined && input.audio && this.dependencies.speech.recognize) {
-      const recognised = await this.dependencies.speech.recognize(input.audio, this.request.language);
+      const recognised = await this.dependencies.speech.recognize(input.audio, this.request.language, { script: this.request.script });
       text = recognised.text;
       confidence = recognised.confidence;
     }

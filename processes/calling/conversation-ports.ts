@@ -1,4 +1,4 @@
-import type { ScriptIntent } from '../../domain/script-types.ts';
+import type { Script, ScriptIntent } from '../../domain/script-types.ts';
 import type { AudioClip } from '../../infra/telephony/port.ts';
 
 /**
@@ -7,8 +7,11 @@ import type { AudioClip } from '../../infra/telephony/port.ts';
  */
 export interface ConversationSpeech {
   synthesize(text: string, language: string, role: 'agent' | 'customer'): Promise<AudioClip>;
-  /** Absent: speech without text counts as not understood. */
-  recognize?(audio: AudioClip, language: string): Promise<{ text: string; confidence: number }>;
+  /**
+   * Absent: speech without text counts as not understood. `context.script`: the script being called, whose words a recogniser may expect (a call-domain
+   * language model).
+   */
+  recognize?(audio: AudioClip, language: string, context?: { script: Script }): Promise<{ text: string; confidence: number }>;
 }
 
 /** Extra words per intent, from a script route's `keywords`. */

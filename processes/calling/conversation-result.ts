@@ -21,6 +21,8 @@ export interface ConversationResult {
   /** `not_reachable` when the call was not answered or failed. */
   disposition: Disposition;
   escalation: { reason: 'customer_requested_agent'; atSeconds: number; summary: string } | null;
+  /** The warm transfer to the escalation's agent (seconds from answer); null when none was made. */
+  transfer: { agentId: string; dialledAtSeconds: number; agentAnsweredAtSeconds: number | null } | null;
   /** Set when the carrier could not carry the call (status `failed`). */
   failure: { reason: 'invalid_number' | 'carrier_error'; detail: string } | null;
   customerHungUp: boolean;
@@ -40,6 +42,8 @@ export function conversationTimes(result: ConversationResult, startedAt: Date, t
     answeredAt: result.answered ? at(result.ringSeconds) : null,
     endedAt: at(result.ringSeconds + result.talkSeconds),
     escalatedAt: result.escalation ? at(result.ringSeconds + result.escalation.atSeconds) : null,
+    transferredAt: result.transfer ? at(result.ringSeconds + result.transfer.dialledAtSeconds) : null,
+    agentAnsweredAt: result.transfer?.agentAnsweredAtSeconds == null ? null : at(result.ringSeconds + result.transfer.agentAnsweredAtSeconds),
   };
 }
 
@@ -61,6 +65,7 @@ export function callCommandFor(result: ConversationResult, startedAt: Date, time
       duration_seconds: result.durationSeconds,
       ended_at: times.endedAt,
       ...(result.answeredBy === null ? {} : { answered_by: result.answeredBy }),
+      ...(result.transfer === null ? {} : { transfer: { agent_id: result.transfer.agentId, transferred_at: times.transferredAt!, agent_answered_at: times.agentAnsweredAt } }),
     },
   };
 }

@@ -94,6 +94,63 @@ test('RecordCallResult: the whole conversation in one append', () => {
     .then([{ type: 'CallEnded', data: { status: 'completed', answered: false, disposition: 'not_reachable', duration_seconds: 0, ended_at: 'x' } }]);
 });
 
+test('RecordCallResult with a warm transfer: CallTransferred after the escalation; answered ends escalated, unanswered ends callback', () => {
+  const escalation = { reason: 'customer_requested_agent' as const, escalated_at: '2026-03-02T04:00:09.000Z', summary: 'asked for a person', agent_id: 'agt_1' };
+  const base = { answered_at: '2026-03-02T04:00:05.000Z', turns, escalation, duration_seconds: 40, ended_at: '2026-03-02T04:00:45.000Z' };
+  const answeredTransfer = { agent_id: 'agt_1', transferred_at: '2026-03-02T04:00:12.000Z', agent_answered_at: '2026-03-02T04:00:15.000Z' };
+  const events = given(callDecider, placed)
+    .when({ type: 'RecordCallResult', data: { ...base, disposition: 'escalated', transfer: answeredTransfer } })
+    .then([
+      { type: 'CallAnswered', data: { answered_at: base.answered_at } },
+      { type: 'CallConversationRecorded', data: { turns } },
+      { type: 'CallEscalated', data: { escalation_reason: 'customer_requested_agent', escalated_at: escalation.escalated_at, summary: 'asked for a person', agent_id: 'agt_1', unassigned_reason: null } },
+      { type: 'CallTransferred', data: answeredTransfer },
+      { type: 'CallEnded', data: { status: 'completed', answered: true, disposition: 'escalated', duration_seconds: 40, ended_at: base.ended_at } },
+    ]);
+  assert.equal(fold(callDecider, [...placed, ...events]).transfer, answeredTransfer);
+
+  // Nobody picked up: the customer heard the fallback, and the call ends callback (escalated is refused, and so is callback for an answered transfer).
+  const unanswered = { ...answeredTransfer, agent_answered_at: null };
+  const missed = given(callDecider, placed).when({ type: 'RecordCallResult', data: { ...base, disposition: 'callback', transfer: unanswered } }).then([
+    ...events.slice(0, 3),
+    { type: 'CallTransferred', data: unanswered },
+    { type: 'CallEnded', data: { status: 'completed', answered: true, disposition: 'callback', duration_seconds: 40, ended_at: base.ended_at } },
+  ]);
+  assert.is(missed.at(-1)!.type, 'CallEnded');
+  given(callDecider, placed).when({ type: 'RecordCallResult', data: { ...base, disposition: 'escalated', transfer: unanswered } }).thenThrows('invalid_parameter', { field: 'disposition', provided: 'escalated' });
+  given(callDecider, placed).when({ type: 'RecordCallResult', data: { ...base, disposition: 'callback', transfer: answeredTransfer } }).thenThrows('invalid_parameter', { field: 'disposition' });
+});
+
+test('a transfer follows an escalation, goes to its agent, once, with its times in order', () => {
+  const escalation = { reason: 'customer_requested_agent' as const, escalated_at: '2026-03-02T04:00:09.000Z', summary: 'asked for a person', agent_id: 'agt_1' };
+  const transfer = { agent_id: 'agt_1', transferred_at: '2026-03-02T04:00:12.000Z', agent_answered_at: '2026-03-02T04:00:15.000Z' };
+  const base = { answered_at: '2026-03-02T04:00:05.000Z', turns, escalation, disposition: 'escalated' as const, duration_seconds: 40, ended_at: '2026-03-02T04:00:45.000Z' };
+  given(callDecider, placed).when({ type: 'RecordCallResult', data: { ...base, escalation: null, disposition: 'interested', transfer } }).thenThrows('invalid_state');
+  given(callDecider, placed).when({ type: 'RecordCallResult', data: { ...base, transfer: { ...transfer, agent_id: 'agt_2' } } }).thenThrows('invalid_parameter', { field: 'transfer.agent_id', provided: 'agt_2' });
+  given(callDecider, placed)
+    .when({ type: 'RecordCallResult', data: { ...base, escalation: { ...escalation, agent_id: null, unassigned_reason: 'no_available_agent' as const }, transfer } })
+    .thenThrows('invalid_parameter', { field: 'transfer.agent_id' });
+  given(callDecider, placed).when({ type: 'RecordCallResult', data: { ...base, transfer: { ...transfer, transferred_at: '2026-03-02T04:00:08.000Z' } } }).thenThrows('invalid_parameter', { field: 'transfer.transferred_at' });
+  given(callDecider, placed).when({ type: 'RecordCallResult', data: { ...base, transfer: { ...transfer, transferred_at: 'soon' } } }).thenThrows('invalid_parameter', { field: 'transfer.transferred_at' });
+  given(callDecider, placed).when({ type: 'RecordCallResult', data: { ...base, transfer: { ...transfer, agent_answered_at: '2026-03-02T04:00:11.000Z' } } }).thenThrows('invalid_parameter', { field: 'transfer.agent_answered_at' });
+  given(callDecider, placed).when({ type: 'RecordCallResult', data: { ...base, transfer: { ...transfer, agent_answered_at: '2026-03-02T04:01:00.000Z' } } }).thenThrows('invalid_parameter', { field: 'transfer.agent_answered_at' });
+
+  // Escalated earlier (EscalateCall): the transfer goes to that escalation's agent; a second transfer is already done.
+  const escalatedHistory: CallEvent[] = [...answered, ...callDecider.decide({ type: 'EscalateCall', data: escalation }, fold(callDecider, answered))];
+  const rest = { answered_at: null, turns: [], escalation: null, disposition: 'escalated' as const, duration_seconds: 40, ended_at: '2026-03-02T04:00:45.000Z' };
+  const events = given(callDecider, escalatedHistory).when({ type: 'RecordCallResult', data: { ...rest, transfer } }).then([
+    { type: 'CallTransferred', data: transfer },
+    { type: 'CallEnded', data: { status: 'completed', answered: true, disposition: 'escalated', duration_seconds: 40, ended_at: rest.ended_at } },
+  ]);
+  given(callDecider, [...escalatedHistory, events[0]!]).when({ type: 'RecordCallResult', data: { ...rest, transfer } }).thenThrows('already_exists');
+  // An unanswered transfer recorded before the end: EndCall must then say callback.
+  const missed: CallEvent[] = [...escalatedHistory, { type: 'CallTransferred', data: { ...transfer, agent_answered_at: null } }];
+  given(callDecider, missed).when({ type: 'EndCall', data: { disposition: 'escalated', duration_seconds: 40, ended_at: rest.ended_at } }).thenThrows('invalid_parameter', { field: 'disposition' });
+  given(callDecider, missed)
+    .when({ type: 'EndCall', data: { disposition: 'callback', duration_seconds: 40, ended_at: rest.ended_at } })
+    .then([{ type: 'CallEnded', data: { status: 'completed', answered: true, disposition: 'callback', duration_seconds: 40, ended_at: rest.ended_at } }]);
+});
+
 test('RecordCallResult with answered_by: a machine ends not_reachable; the verdict needs an answer', () => {
   const machine = { answered_at: '2026-03-02T04:00:05.000Z', turns: [], escalation: null, disposition: 'not_reachable' as const, duration_seconds: 3, ended_at: '2026-03-02T04:00:08.000Z', answered_by: 'machine' as const };
   given(callDecider, placed)

@@ -10,7 +10,7 @@ import { placeableFacts } from '../support/call-facts.ts';
 
 const FULL_CALL_FIELDS = [
   'agent_id', 'answered_at', 'answered_by', 'attempt', 'caller_id', 'campaign_id', 'contact', 'disposition', 'duration_seconds', 'ended_at', 'escalation', 'failure_reason', 'id',
-  'language', 'recording_url', 'script_id', 'script_version', 'started_at', 'status', 'transcript_job_id',
+  'language', 'recording_url', 'script_id', 'script_version', 'started_at', 'status', 'transcript_job_id', 'transfer',
 ];
 const LIST_FIELDS = ['campaign_id', 'contact', 'disposition', 'duration_seconds', 'ended_at', 'id', 'language', 'started_at', 'status'];
 
@@ -63,6 +63,7 @@ calls('POST: 201 in_progress with every field but duration_seconds; GET and the 
     answered_by: null,
     agent_id: null,
     escalation: null,
+    transfer: null,
     failure_reason: null,
   });
   const read = await api.get(`/v1/calls/${created.body.id}`);

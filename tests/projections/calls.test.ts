@@ -75,6 +75,7 @@ calls('placed: in progress, nothing ended, no transcript or recording yet', asyn
     agent_id: null,
     caller_id: null,
     answered_by: null,
+    transfer: null,
   });
   assert.is(findCall(runtime.readDb, 'ws_b', 'cal_1'), undefined, 'another workspace does not see it');
 });

@@ -31,6 +31,11 @@ export type ToMediaThread =
   | { type: 'play'; stream: number; play: number; payload: Uint8Array; codec: G711 }
   | { type: 'stop'; stream: number; play: number }
   | { type: 'digits'; stream: number; digits: string }
+  /**
+   * A warm transfer's bridge: from the next tick the stream sends what stream `from` receives (jitter-buffered,
+   * re-encoded) whenever no prompt plays; `from: null` (or either stream closing) goes back to silence.
+   */
+  | { type: 'relay'; stream: number; from: number | null }
   | { type: 'close'; stream: number }
   /** The clock's tick lateness and tick durations so far (the benchmark's figures); `reset` empties them. */
   | { type: 'stats'; request: number; reset: boolean };

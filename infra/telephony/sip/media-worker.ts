@@ -3,14 +3,17 @@
  * leave on time whatever the main thread's event loop is doing (SIP, recognition hand-off, projections, HTTP).
  * Sending is `RtpSender`; received packets are stamped on arrival and handed to the main thread in one batch per
  * tick (at once for a telephone-event packet, so a key barges in without waiting for the tick), together with
- * when each packet left and the playbacks that started or ended. Nothing here decodes, analyses or allocates per
- * call beyond the packets themselves.
+ * when each packet left and the playbacks that started or ended. Nothing here analyses or allocates per call beyond
+ * the packets themselves, except a warm transfer's bridge: a stream relaying another (`relay`) sends that stream's
+ * received audio as its own frames, decoded and jitter-buffered here (received-audio-relay.ts), so the relayed
+ * audio keeps this thread's timing and never waits on the main thread.
  */
 import { createSocket, type RemoteInfo, type Socket } from 'node:dgram';
 import { parentPort, workerData } from 'node:worker_threads';
 import { runThisThreadRealtime, thisThreadScheduling } from '../../worker-threads/background-priority.ts';
 import { MediaClock } from './media-clock.ts';
 import { monotonicMs, packReceived, type FromMediaThread, type PlaybackEvent, type ReceivedPacket, type RemoteMedia, type ToMediaThread } from './media-protocol.ts';
+import { ReceivedAudioRelay } from './received-audio-relay.ts';
 import { RtpSender } from './rtp-sender.ts';
 
 if (!parentPort) throw new Error('media-worker.ts runs as a worker thread (see media-thread.ts)');
@@ -24,6 +27,10 @@ interface Stream {
   sender: RtpSender;
   remote: RemoteMedia | null;
   started: boolean;
+  /** This stream's received audio for the streams that relay it (a bridged leg); null when none does. */
+  relayed: ReceivedAudioRelay | null;
+  /** The stream whose received audio this one sends (a warm transfer's bridge). */
+  relaying: Stream | null;
 }
 
 const streams = new Map<number, Stream>();
@@ -56,7 +63,9 @@ function receive(stream: Stream, message: Buffer, from: RemoteInfo): void {
   if (!remote || message.length < 12) return;
   // Symmetric RTP: accept the peer's packets from where it announced (or where it actually sends from).
   if (from.address !== remote.address && from.port !== remote.port) return;
-  received.push({ stream: stream.id, arrival: monotonicMs(), packet: message });
+  const arrival = monotonicMs();
+  received.push({ stream: stream.id, arrival, packet: message });
+  stream.relayed?.place(message, arrival);
   if (remote.telephoneEvent !== null && (message[1]! & 0x7f) === remote.telephoneEvent) report(false);
 }
 
@@ -76,6 +85,8 @@ function bind(request: number, address: string, port: number): void {
       socket,
       remote: null,
       started: false,
+      relayed: null,
+      relaying: null,
       sender: new RtpSender({
         send(packet, toAddress, toPort) {
           sent.push(id, monotonicMs());
@@ -90,6 +101,18 @@ function bind(request: number, address: string, port: number): void {
     streams.set(id, stream);
     post({ type: 'bound', request, stream: id });
   });
+}
+
+/** `sink` sends what `source` receives from the next tick (null: silence again). */
+function relay(sink: Stream, source: Stream | null): void {
+  const previous = sink.relaying;
+  sink.relaying = null;
+  sink.sender.relayFrom(null);
+  if (previous && ![...streams.values()].some((other) => other.relaying === previous)) previous.relayed = null;
+  if (!source || source === sink) return;
+  source.relayed ??= new ReceivedAudioRelay(monotonicMs());
+  sink.relaying = source;
+  sink.sender.relayFrom(source.relayed);
 }
 
 mainThread.on('message', (message: ToMediaThread) => {
@@ -122,7 +145,13 @@ mainThread.on('message', (message: ToMediaThread) => {
     case 'digits':
       stream.sender.sendDigits(message.digits);
       break;
+    case 'relay':
+      relay(stream, message.from === null ? null : (streams.get(message.from) ?? null));
+      break;
     case 'close':
+      // Unbridge: whoever relayed this stream goes back to silence.
+      relay(stream, null);
+      for (const other of streams.values()) if (other.relaying === stream) relay(other, null);
       clock.remove(stream.sender);
       streams.delete(stream.id);
       stream.socket.close();

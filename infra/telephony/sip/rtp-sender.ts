@@ -1,14 +1,15 @@
 import { randomInt } from 'node:crypto';
 import alawmulaw from 'alawmulaw';
 import type { ClockedStream } from './media-clock.ts';
-import type { RemoteMedia } from './media-protocol.ts';
+import { monotonicMs, type RemoteMedia } from './media-protocol.ts';
+import type { ReceivedAudioRelay } from './received-audio-relay.ts';
 import { PAYLOAD_TYPE, type G711 } from './sdp.ts';
 import { encodeTelephoneEvent } from './telephone-event.ts';
 
 /**
  * One call's outgoing RTP on the media thread: every tick of the media clock sends one 20 ms G.711 packet (the
- * prompt's next frame while one plays, silence otherwise, so timestamps advance 160 a packet), or a frame of an
- * RFC 4733 key. Prompts arrive already encoded, whole, so the thread only slices and sends.
+ * prompt's next frame while one plays, else the bridged leg's received audio during a warm transfer (`relayFrom`),
+ * else silence, so timestamps advance 160 a packet), or a frame of an RFC 4733 key. Prompts arrive already encoded, whole, so the thread only slices and sends.
  * The 12-byte header is written here rather than through rtp.js: a fixed header with no extensions, and no
  * objects made per packet on the thread whose pauses are the timing figure.
  */
@@ -47,6 +48,10 @@ export class RtpSender implements ClockedStream {
   private readonly timestampBase = randomInt(0xffffffff);
   private playback: Playback | null = null;
   private readonly digits: OutgoingDigit[] = [];
+  /** The other leg's received audio, sent whenever no prompt plays (a warm transfer's bridge); null: silence. */
+  private relay: ReceivedAudioRelay | null = null;
+  /** The relayed frame encoded (reused: `send` copies it into the packet). */
+  private readonly relayPayload = new Uint8Array(FRAME_SAMPLES);
 
   constructor(private readonly events: SenderEvents) {}
 
@@ -63,6 +68,10 @@ export class RtpSender implements ClockedStream {
     if (this.playback?.play === play) this.playback = null;
   }
 
+  relayFrom(relay: ReceivedAudioRelay | null): void {
+    this.relay = relay;
+  }
+
   sendDigits(digits: string): void {
     for (const digit of digits) this.digits.push({ digit, frame: -1, timestamp: 0 });
   }
@@ -74,6 +83,7 @@ export class RtpSender implements ClockedStream {
     if (this.digits.length > 0 && remote.telephoneEvent !== null && this.tickDigit(frame, timestamp, remote)) return;
     let payload = SILENCE[remote.codec];
     const playback = this.playback;
+    if (!playback && this.relay) payload = this.relayed(remote.codec);
     if (playback) {
       if (!playback.started) {
         playback.started = true;
@@ -88,6 +98,13 @@ export class RtpSender implements ClockedStream {
       }
     }
     if (this.sending) this.send(PAYLOAD_TYPE[remote.codec], timestamp, payload, false, remote);
+  }
+
+  private relayed(codec: G711): Uint8Array {
+    const pcm = this.relay!.nextFrame(monotonicMs());
+    const encode = codec === 'PCMA' ? alawmulaw.alaw.encodeSample : alawmulaw.mulaw.encodeSample;
+    for (let index = 0; index < FRAME_SAMPLES; index++) this.relayPayload[index] = encode(pcm[index]!);
+    return this.relayPayload;
   }
 
   /** One frame of the current outgoing key; true when the frame was used for it. */

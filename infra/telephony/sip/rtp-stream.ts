@@ -159,6 +159,18 @@ export class RtpStream {
     playback.done({ startMs: playback.startedMs ?? now, endMs: now, interrupted: true });
   }
 
+  /**
+   * A warm transfer's bridge: from the next tick this stream sends what `source` receives whenever no prompt plays;
+   * null: back to silence (closing either stream also ends it). The media thread does the relaying itself
+   * (received-audio-relay.ts): each of `source`'s packets is decoded, jitter-buffered and sent on the media clock,
+   * never waiting on this thread. Both streams must be on the same media thread.
+   */
+  relayFrom(source: RtpStream | null): void {
+    if (source && source.thread !== this.thread) throw new Error('relayFrom: the streams are on different media threads');
+    if (this.closed) return;
+    this.thread.post({ type: 'relay', stream: this.socket.id, from: source ? source.socket.id : null });
+  }
+
   /** Queues keys to send as RFC 4733 events (100 ms each, 60 ms apart). */
   sendDigits(digits: string): void {
     this.thread.post({ type: 'digits', stream: this.socket.id, digits });

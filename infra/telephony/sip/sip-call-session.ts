@@ -1,9 +1,10 @@
 import { dtmfEntryDigits, INTER_DIGIT_SECONDS, isDtmfEntryComplete } from '../dtmf-entry.ts';
-import type { AudioClip, CallSession, CustomerInput, ListenOptions, Prompt, Span } from '../port.ts';
+import type { AudioClip, CallSession, CustomerInput, ListenOptions, Prompt, Span, TransferRequest, TransferResult } from '../port.ts';
+import type { AgentLegDialer } from './agent-leg.ts';
 import { JITTER_SAMPLES, TRACK_SAMPLE_RATE } from './customer-track.ts';
 import { toNarrowband } from './narrowband.ts';
 import type { RtpStream } from './rtp-stream.ts';
-import { answerDirection, buildSdp, parseSdp, type G711 } from './sdp.ts';
+import { answerReinvite } from './reinvite-answer.ts';
 import type { Dialog, SipUserAgent } from './user-agent.ts';
 import { frameDecibels, UtteranceDetector } from './utterance-detector.ts';
 import { AnsweringMachineDetector, type AmdDecision } from '../answering-machine-detector.ts';
@@ -45,6 +46,8 @@ export class SipCallSession implements CallSession {
   /** Where the answer is on the track: detection starts there (early media is not the callee). */
   private readonly amdFrom: number;
   private amdWaiters: Array<(decision: AmdDecision) => void> = [];
+  /** A warm transfer's agent leg while it rings: the customer hanging up cancels it. */
+  private agentRinging: AbortController | null = null;
   /** Frames of quiet in a row, for waitForQuiet. */
   private quietFrames = 0;
 
@@ -56,7 +59,10 @@ export class SipCallSession implements CallSession {
     /** Early media before the answer: the stream's timeline starts there (CallSession.mediaLeadSeconds). */
     readonly mediaLeadSeconds = 0,
     answeringMachineDetection = false,
+    /** Dials a warm transfer's agent leg (SipTelephony); absent: this call cannot be transferred. */
+    private readonly dialAgent?: AgentLegDialer,
   ) {
+    if (!dialAgent) this.transfer = undefined;
     this.amd = answeringMachineDetection ? new AnsweringMachineDetector() : null;
     this.amdFrom = Math.round(mediaLeadSeconds * TRACK_SAMPLE_RATE);
     if (!answeringMachineDetection) this.detectAnsweringMachine = undefined;
@@ -164,6 +170,52 @@ export class SipCallSession implements CallSession {
     while (this.ended === null && this.stream.now() < until && this.quietFrames * 0.02 < quietSeconds) await this.sleep(100);
   }
 
+  /**
+   * Warm transfer (docs/telephony.md): the agent's leg rings while the customer hears silence; once it answers,
+   * the agent hears the whisper (the customer still silence), then each leg's received audio is relayed to the
+   * other (RtpStream.relayFrom) until one side hangs up. The agent's leg is down when this resolves; the
+   * customer's is hung up by the caller (hangUp) as after any call.
+   */
+  async transfer?(request: TransferRequest): Promise<TransferResult> {
+    const dialledSeconds = round(this.stream.now());
+    if (this.ended !== null) {
+      return { kind: 'not_answered', dialledSeconds, endedSeconds: this.ended, detail: 'the customer hung up before the agent was dialled', customerHungUp: true };
+    }
+    const ringing = new AbortController();
+    this.agentRinging = ringing;
+    const dialled = await this.dialAgent!(request.target, request.callerId, ringing.signal).finally(() => (this.agentRinging = null));
+    if (dialled.kind === 'failed') {
+      return { kind: 'not_answered', dialledSeconds, endedSeconds: round(this.stream.now()), detail: dialled.detail, customerHungUp: this.ended !== null };
+    }
+    const leg = dialled.leg;
+    leg.onHangUp = () => this.wake?.();
+    const agentAnsweredSeconds = round(this.stream.now());
+    // Where the agent leg's timeline (zero at its answer) sits on this call's.
+    const agentOrigin = this.stream.now() - leg.stream.now();
+    let whispered = this.ended !== null;
+    if (!whispered) {
+      void leg.stream.play(toNarrowband(request.whisper, TRACK_SAMPLE_RATE)).then(() => {
+        whispered = true;
+        this.wake?.();
+      });
+    }
+    while (!whispered && this.ended === null && !leg.hungUp) await this.sleep(1000);
+    leg.stream.stopPlayback();
+    const bridgedSeconds = round(this.stream.now());
+    if (this.ended === null && !leg.hungUp) {
+      leg.stream.relayFrom(this.stream);
+      this.stream.relayFrom(leg.stream);
+      while (this.ended === null && !leg.hungUp) await this.sleep(1000);
+      this.stream.relayFrom(null);
+    }
+    const endedBy = this.ended !== null ? 'customer' : 'agent';
+    const from = Math.max(0, Math.round((bridgedSeconds - agentOrigin) * TRACK_SAMPLE_RATE));
+    const to = Math.max(from, Math.round(((this.ended ?? this.stream.now()) - agentOrigin) * TRACK_SAMPLE_RATE));
+    const agentAudio: AudioClip = { pcm: leg.stream.track.read(from, to), sampleRate: TRACK_SAMPLE_RATE };
+    await leg.hangUp();
+    return { kind: 'bridged', dialledSeconds, agentAnsweredSeconds, bridgedSeconds, endedBy, agentAudio };
+  }
+
   async hangUp(): Promise<{ endSeconds: number }> {
     if (this.ended === null) {
       this.ended = round(this.stream.now());
@@ -241,28 +293,12 @@ export class SipCallSession implements CallSession {
     const heard = Math.max(0, this.ended - this.mediaLeadSeconds);
     for (const waiter of this.amdWaiters.splice(0)) waiter(this.amd?.decided ?? { answeredBy: 'unknown', cue: 'silence', atSeconds: heard });
     this.stream.stopPlayback();
+    this.agentRinging?.abort();
     this.wake?.();
   }
 
   private onReinvite(offer: string | undefined): string | null {
-    const codec: G711 = this.stream.codec;
-    if (offer === undefined) {
-      // An offer-less re-INVITE: we offer what we have; the answer comes in the ACK, which changes nothing here.
-      return buildSdp({ address: this.local.address, port: this.stream.port, sessionId: this.local.sessionId, version: ++this.sdpVersion, codecs: [codec] });
-    }
-    const remote = parseSdp(offer);
-    if (!remote) return null;
-    const direction = answerDirection(remote.direction);
-    this.stream.setRemote(remote, direction);
-    return buildSdp({
-      address: this.local.address,
-      port: this.stream.port,
-      sessionId: this.local.sessionId,
-      version: ++this.sdpVersion,
-      codecs: [remote.codec],
-      telephoneEvent: remote.telephoneEvent ?? undefined,
-      direction,
-    });
+    return answerReinvite(this.stream, this.local, ++this.sdpVersion, offer);
   }
 }
 

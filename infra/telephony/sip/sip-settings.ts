@@ -20,6 +20,8 @@ export interface SipSettings {
   mediaThreadNice?: number;
   /** The media thread's SCHED_RR priority (MEDIA_THREAD_REALTIME_PRIORITY); 0 (absent): not real-time. */
   mediaThreadRealtimePriority?: number;
+  /** A warm transfer's agent leg rings this long before the customer hears the fallback (SIP_TRANSFER_ANSWER_SECONDS). */
+  transferAnswerSeconds: number;
 }
 
 export type SipConfig = Pick<
@@ -38,6 +40,7 @@ export type SipConfig = Pick<
   | 'SIP_AMD'
   | 'MEDIA_THREAD_NICE'
   | 'MEDIA_THREAD_REALTIME_PRIORITY'
+  | 'SIP_TRANSFER_ANSWER_SECONDS'
 >;
 
 export function sipSettingsFrom(config: SipConfig): SipSettings {
@@ -59,6 +62,7 @@ export function sipSettingsFrom(config: SipConfig): SipSettings {
     answeringMachineDetection: config.SIP_AMD,
     mediaThreadNice: config.MEDIA_THREAD_NICE,
     mediaThreadRealtimePriority: config.MEDIA_THREAD_REALTIME_PRIORITY,
+    transferAnswerSeconds: config.SIP_TRANSFER_ANSWER_SECONDS,
   };
 }
 

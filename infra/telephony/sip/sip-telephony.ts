@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { randomInt } from 'node:crypto';
-import type { PlaceCallRequest, PlaceCallResult, Telephony } from '../port.ts';
+import type { PlaceCallRequest, PlaceCallResult, Telephony, TransferTarget } from '../port.ts';
+import { AgentLeg, type AgentLegDial } from './agent-leg.ts';
 import { CallRateLimiter } from './call-rate-limiter.ts';
 import { outcomeOfFinalResponse } from './final-response.ts';
 import { mediaThread } from './media-thread.ts';
@@ -90,7 +91,49 @@ export class SipTelephony implements Telephony {
     stream.setRemote(remote);
     const mediaLeadSeconds = early ? stream.now() : 0;
     if (!early) stream.start();
-    const session = new SipCallSession(this.agent, result.dialog, stream, { address: this.settings.localAddress, sessionId }, mediaLeadSeconds, this.settings.answeringMachineDetection);
+    const session = new SipCallSession(this.agent, result.dialog, stream, { address: this.settings.localAddress, sessionId }, mediaLeadSeconds, this.settings.answeringMachineDetection, (target, callerId, signal) =>
+      this.dialAgent(target, callerId ?? request.callerId, signal),
+    );
     return { outcome: 'answered', ringSeconds, session };
+  }
+
+  /**
+   * A warm transfer's agent leg: an INVITE to the agent's `sip_uri` (to its host, not through the trunk) or to
+   * their phone through the trunk (paced by SIP_MAX_CPS like any call), rung for SIP_TRANSFER_ANSWER_SECONDS.
+   */
+  private async dialAgent(target: TransferTarget, callerId: string | undefined, signal: AbortSignal): Promise<AgentLegDial> {
+    if (target.sipUri === null && target.phone === null) return { kind: 'failed', detail: 'the agent has neither a sip_uri nor a phone' };
+    if (target.sipUri === null) await this.limiter.acquire();
+    const { socket, port } = await this.ports.open(this.settings.localAddress);
+    const stream = new RtpStream(socket, port, this.ports, MAX_CALL_SECONDS);
+    const sessionId = randomInt(1, 2 ** 31);
+    let result;
+    try {
+      result = await this.agent.invite({
+        to: target.phone ?? '',
+        ...(target.sipUri === null ? {} : { uri: target.sipUri }),
+        from: callerId ?? this.settings.callerId,
+        sdp: buildSdp({ address: this.settings.localAddress, port, sessionId, version: 1 }),
+        ringTimeoutSeconds: this.settings.transferAnswerSeconds,
+        signal,
+      });
+    } catch (error) {
+      stream.close();
+      return { kind: 'failed', detail: error instanceof Error ? error.message : String(error) };
+    }
+    if (result.kind === 'failed') {
+      stream.close();
+      if (result.cancelled) return { kind: 'failed', detail: 'the customer hung up while the agent\'s phone rang (CANCEL sent)' };
+      return { kind: 'failed', detail: result.timedOut ? `the agent did not answer within ${this.settings.transferAnswerSeconds} s (CANCEL sent)` : result.reason };
+    }
+    const remote = parseSdp(result.sdp);
+    if (!remote) {
+      stream.close();
+      await this.agent.bye(result.dialog);
+      return { kind: 'failed', detail: 'the agent\'s answer had no G.711 audio (PCMA/PCMU) in its SDP' };
+    }
+    stream.setRemote(remote);
+    stream.start();
+    return { kind: 'answered', leg: new AgentLeg(this.agent, result.dialog, stream, { address: this.settings.localAddress, sessionId }) };
   }
 }

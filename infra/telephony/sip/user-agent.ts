@@ -34,16 +34,23 @@ export interface DialogHandlers {
 
 export type InviteResult =
   | { kind: 'answered'; dialog: Dialog; sdp: string; provisional: number[] }
-  | { kind: 'failed'; status: number; reason: string; provisional: number[]; timedOut: boolean };
+  | { kind: 'failed'; status: number; reason: string; provisional: number[]; timedOut: boolean; cancelled?: boolean };
 
 export interface InviteRequest {
-  /** E.164 number dialled. */
+  /** E.164 number dialled through the trunk. */
   to: string;
+  /**
+   * A SIP URI dialled directly instead of `to` at the trunk (a warm transfer to an agent's `sip_uri`): the
+   * request goes to the URI's host, not through the trunk.
+   */
+  uri?: string;
   /** E.164 caller id for this call. */
   from: string;
   sdp: string;
   ringTimeoutSeconds: number;
   onProvisional?(status: number, sdp: string | undefined): void;
+  /** Aborted: stop ringing now (CANCEL), as at the ring timeout; the result says `cancelled`. */
+  signal?: AbortSignal;
 }
 
 const ALLOW = 'INVITE, ACK, CANCEL, BYE, OPTIONS, INFO, UPDATE, NOTIFY';
@@ -94,12 +101,13 @@ export class SipUserAgent {
     const callId = `${randomToken(16)}@${this.settings.localAddress}`;
     const localTag = randomToken(8);
     const localUri = `sip:${request.from}@${hostForUri(this.settings.localAddress)}`;
-    const remoteUri = `sip:${request.to}@${hostForUri(this.settings.trunk.host)}`;
-    const requestUri = this.withTransport(`sip:${request.to}@${hostForUri(this.settings.trunk.host)}:${this.settings.trunk.port}`);
+    const remoteUri = request.uri ?? `sip:${request.to}@${hostForUri(this.settings.trunk.host)}`;
+    const requestUri = this.withTransport(request.uri ?? `sip:${request.to}@${hostForUri(this.settings.trunk.host)}:${this.settings.trunk.port}`);
     const provisional: number[] = [];
     let seq = 1;
     let authenticated = false;
     let timedOut = false;
+    let cancelledByCaller = false;
     let settled = false;
     let sent: SipMessage | null = null;
     let ringTimer: NodeJS.Timeout | null = null;
@@ -129,6 +137,7 @@ export class SipUserAgent {
       const finish = (result: InviteResult) => {
         if (settled) return;
         settled = true;
+        if (result.kind === 'failed' && cancelledByCaller) result.cancelled = true;
         if (ringTimer) clearTimeout(ringTimer);
         if (cancelWait) clearTimeout(cancelWait);
         resolve(result);
@@ -194,6 +203,12 @@ export class SipUserAgent {
       sent = build();
       stack.send(sent, onResponse);
       ringTimer = setTimeout(cancel, request.ringTimeoutSeconds * 1000);
+      request.signal?.addEventListener('abort', () => {
+        if (settled || timedOut) return;
+        if (ringTimer) clearTimeout(ringTimer);
+        cancelledByCaller = true;
+        cancel();
+      }, { once: true });
     });
   }
 

@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { ConversationEngine } from '../../../processes/calling/conversation-engine.ts';
 import type { ReplyClassifier } from '../../../processes/calling/conversation-ports.ts';
 import { callCommandFor, attemptOutcomeOf, escalationSummary } from '../../../processes/calling/conversation-result.ts';
-import type { CallSession, CustomerInput, PlaceCallRequest, PlaceCallResult, Prompt, Telephony } from '../../../infra/telephony/port.ts';
+import type { CallSession, CustomerInput, PlaceCallRequest, PlaceCallResult, Prompt, Telephony, TransferRequest, TransferResult } from '../../../infra/telephony/port.ts';
 import type { Script } from '../../../domain/script-types.ts';
 import { scripts, variables } from './fixtures.ts';
 
@@ -13,7 +13,12 @@ import { scripts, variables } from './fixtures.ts';
 type Reply = { dtmf: string } | { say: string } | 'silence' | 'hangup';
 
 /** A line whose customer gives the listed replies in order, one second after each prompt. */
-function scriptedLine(replies: Reply[], outcome: PlaceCallResult['outcome'] = 'answered'): Telephony & { prompts: Prompt[]; placed: PlaceCallRequest[] } {
+function scriptedLine(
+  replies: Reply[],
+  outcome: PlaceCallResult['outcome'] = 'answered',
+  transfer?: (request: TransferRequest, at: number) => TransferResult,
+): Telephony & { prompts: Prompt[]; placed: PlaceCallRequest[]; transfers: TransferRequest[] } {
+  const transfers: TransferRequest[] = [];
   const prompts: Prompt[] = [];
   const placed: PlaceCallRequest[] = [];
   return {
@@ -22,6 +27,7 @@ function scriptedLine(replies: Reply[], outcome: PlaceCallResult['outcome'] = 'a
     timeScale: 1,
     prompts,
     placed,
+    transfers,
     async placeCall(placing) {
       placed.push(placing);
       if (outcome !== 'answered') return { outcome, ringSeconds: 30 };
@@ -49,6 +55,14 @@ function scriptedLine(replies: Reply[], outcome: PlaceCallResult['outcome'] = 'a
           return { endSeconds: cursor };
         },
       };
+      if (transfer) {
+        session.transfer = async (transferRequest) => {
+          transfers.push(transferRequest);
+          const result = transfer(transferRequest, cursor);
+          cursor = result.kind === 'bridged' ? result.bridgedSeconds + result.agentAudio.pcm.length / result.agentAudio.sampleRate : result.endedSeconds;
+          return result;
+        };
+      }
       return { outcome: 'answered', ringSeconds: 4, session };
     },
   };
@@ -145,6 +159,58 @@ test('escalation: disposition escalated, a one-line summary, the transfer step s
   assert.is(command.data.answered_at, '2026-03-02T04:00:04.000Z');
   assert.is(command.data.escalation!.escalated_at, '2026-03-02T04:00:08.500Z');
   assert.is(command.data.ended_at, '2026-03-02T04:00:11.500Z');
+});
+
+test('warm transfer: the runner\'s agent is dialled with the whispered summary; bridged, the call stays escalated with the transfer\'s times', async () => {
+  const whispers: Array<{ text: string; language: string }> = [];
+  const whisperSpeech = {
+    async synthesize(text: string, language: string) {
+      whispers.push({ text, language });
+      return { pcm: new Int16Array(800), sampleRate: 8000 };
+    },
+  };
+  const line = scriptedLine([{ say: 'let me talk to a human' }], 'answered', (_request, at) => ({
+    kind: 'bridged',
+    dialledSeconds: at,
+    agentAnsweredSeconds: at + 2,
+    bridgedSeconds: at + 5,
+    endedBy: 'customer',
+    agentAudio: { pcm: new Int16Array(8000 * 20), sampleRate: 8000 },
+  }));
+  const engine = new ConversationEngine({ telephony: line, speech: whisperSpeech, classifyReply });
+  const target = { sipUri: 'sip:asha@agents.example', phone: null };
+  const result = await engine.run({ ...request, transferAgent: async () => ({ agentId: 'agt_1', target }) });
+  assert.equal(line.transfers.map((transfer) => transfer.target), [target]);
+  assert.is(whispers.length, 1);
+  assert.is(whispers[0]!.language, 'en-IN');
+  assert.match(whispers[0]!.text, /^Transferred call from Asha\. Customer asked for a human agent/);
+  assert.is(result.disposition, 'escalated');
+  assert.is(result.customerHungUp, true, 'the customer ended the bridged call');
+  assert.equal(result.transfer, { agentId: 'agt_1', dialledAtSeconds: 7, agentAnsweredAtSeconds: 9 }, 'dialled once the closing prompt ended (7 s)');
+  assert.is(result.talkSeconds, 32.5, 'the call lasts through the bridge (bridged at 12 s, 20 s of it)');
+  const command = callCommandFor(result, new Date('2026-03-02T04:00:00.000Z'));
+  assert.equal(command.type === 'RecordCallResult' && command.data.transfer, { agent_id: 'agt_1', transferred_at: '2026-03-02T04:00:11.000Z', agent_answered_at: '2026-03-02T04:00:13.000Z' });
+});
+
+test('warm transfer not answered: the fallback in the call\'s language, disposition callback; no agent or no carrier support: no transfer', async () => {
+  const noAnswer = (_request: TransferRequest, at: number): TransferResult => ({ kind: 'not_answered', dialledSeconds: at, endedSeconds: at + 20, detail: 'no answer', customerHungUp: false });
+  const audio = { async synthesize() { return { pcm: new Int16Array(800), sampleRate: 8000 }; } };
+  const line = scriptedLine([{ say: 'let me talk to a human' }], 'answered', noAnswer);
+  const result = await new ConversationEngine({ telephony: line, speech: audio, classifyReply }).run({ ...request, language: 'hi-IN', transferAgent: async () => ({ agentId: 'agt_1', target: { sipUri: null, phone: '+919800000001' } }) });
+  assert.is(result.disposition, 'callback');
+  assert.equal(result.transfer, { agentId: 'agt_1', dialledAtSeconds: 7, agentAnsweredAtSeconds: null });
+  const fallback = result.turns.at(-1)!;
+  assert.equal([fallback.speaker, fallback.step_id, fallback.start_seconds >= 27], ['agent', 'transfer_fallback', true]);
+  assert.match(fallback.text, /एजेंट/, 'said in Hindi');
+  const command = callCommandFor(result, new Date('2026-03-02T04:00:00.000Z'));
+  assert.equal(command.type === 'RecordCallResult' && [command.data.disposition, command.data.transfer!.agent_answered_at], ['callback', null]);
+
+  // Nobody to transfer to, or a carrier without transfer (the sandbox): the call ends escalated, untouched.
+  const nobody = scriptedLine([{ say: 'let me talk to a human' }], 'answered', noAnswer);
+  const unassigned = await new ConversationEngine({ telephony: nobody, speech: audio, classifyReply }).run({ ...request, transferAgent: async () => null });
+  assert.equal([unassigned.disposition, unassigned.transfer, nobody.transfers.length], ['escalated', null, 0]);
+  const plain = await engineFor(scriptedLine([{ say: 'let me talk to a human' }])).run({ ...request, transferAgent: async () => ({ agentId: 'agt_1', target: { sipUri: null, phone: '+919800000001' } }) });
+  assert.equal([plain.disposition, plain.transfer], ['escalated', null]);
 });
 
 test('the customer hanging up ends the conversation with the fallback disposition', async () => {

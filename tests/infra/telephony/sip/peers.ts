@@ -86,6 +86,7 @@ export function settingsFor(trunk: string, overrides: Partial<SipSettings> = {})
     maxCallsPerSecond: 50,
     // Off unless a test is about it: detection listens up to 4 s before the first prompt.
     answeringMachineDetection: false,
+    transferAnswerSeconds: 20,
     ...overrides,
   };
 }
@@ -97,13 +98,16 @@ export interface BaresipCustomer {
   heardWav(): Buffer;
   /** Presses a key (baresip's stdio keys send RFC 4733 events during a call). */
   press(digit: string): void;
+  /** Hangs up the current call (baresip's menu key `b`). */
+  hangUp(): void;
 }
 
 /**
- * baresip as the customer: listens on `address`:5060 for calls to `number`, answers at once, speaks `wav` (8 kHz
- * mono) from the answer on, and records what it hears (sndfile).
+ * baresip as the customer (or as the human agent of a warm transfer): listens on `address`:5060 for calls to
+ * `number`, answers at once, speaks `wav` (8 kHz mono) from the answer on, and records what it hears (sndfile).
+ * `answer: 'never'`: it rings and never answers (an agent away from the desk).
  */
-export async function startBaresipCustomer(address: string, number: string, wav: string, options: { registrar?: string } = {}): Promise<BaresipCustomer> {
+export async function startBaresipCustomer(address: string, number: string, wav: string, options: { registrar?: string; answer?: 'auto' | 'never' } = {}): Promise<BaresipCustomer> {
   const directory = mkdtempSync(join(tmpdir(), 'baresip-'));
   process.on('exit', () => rmSync(directory, { recursive: true, force: true }));
   writeFileSync(
@@ -128,7 +132,8 @@ export async function startBaresipCustomer(address: string, number: string, wav:
     ].join('\n'),
   );
   // With a registrar the phone registers there (its AOR in the registrar's domain) and is reached through it.
-  const account = options.registrar ? `<sip:${number}@${options.registrar}>;regint=60;answermode=auto` : `<sip:${number}@${address}>;regint=0;answermode=auto`;
+  const answermode = options.answer === 'never' ? 'manual' : 'auto';
+  const account = options.registrar ? `<sip:${number}@${options.registrar}>;regint=60;answermode=${answermode}` : `<sip:${number}@${address}>;regint=0;answermode=${answermode}`;
   writeFileSync(join(directory, 'accounts'), `${account}\n`);
   // -n: baresip finds no address on a namespace's bare loopback unless told which to use.
   const peer = startPeer('baresip', ['-n', address, '-f', directory]);
@@ -143,6 +148,9 @@ export async function startBaresipCustomer(address: string, number: string, wav:
     },
     press(digit) {
       peer.process.stdin!.write(digit);
+    },
+    hangUp() {
+      peer.process.stdin!.write('b');
     },
   };
 }

@@ -18,6 +18,7 @@ import { resample } from '../../../../processes/calling/call-recording.ts';
 import { ConversationEngine } from '../../../../processes/calling/conversation-engine.ts';
 import { offlineConversationSpeech } from '../../../../processes/calling/offline-speech.ts';
 import { settingsFor, startBaresipCustomer, startSipp } from './peers.ts';
+import { bestCorrelation, decimate, rms } from './audio-checks.ts';
 import { writeRtpPcap } from './rtp-pcap.ts';
 import { greetingSet } from '../greeting-set.ts';
 import { attemptOutcomeOf, callCommandFor } from '../../../../processes/calling/conversation-result.ts';
@@ -288,41 +289,5 @@ test('answering-machine detection: a voicemail is hung up on or left a message, 
   assert.is(attemptOutcomeOf(human!), 'connected');
   console.log(`AMD over SIP: machine hung up at ${hungUp!.talkSeconds.toFixed(2)} s; person's greeting at ${human!.turns[0]!.start_seconds.toFixed(2)} s`);
 });
-
-function decimate(samples16k: Int16Array): Int16Array {
-  const out = new Int16Array(Math.floor(samples16k.length / 2));
-  for (let index = 0; index < out.length; index++) out[index] = samples16k[index * 2]!;
-  return out;
-}
-
-/** Normalised correlation of `sent[from, from+length)` against `heard` at the best lag within ±`search`. */
-function bestCorrelation(heard: Int16Array, sent: Int16Array, from: number, length: number, search: number): number {
-  const a = sent.subarray(from, from + length);
-  let best = -1;
-  for (let lag = -search; lag <= search; lag += 1) {
-    const start = from + lag;
-    if (start < 0 || start + length > heard.length) continue;
-    let dot = 0;
-    let energyA = 0;
-    let energyB = 0;
-    for (let index = 0; index < length; index += 1) {
-      const x = a[index]!;
-      const y = heard[start + index]!;
-      dot += x * y;
-      energyA += x * x;
-      energyB += y * y;
-    }
-    if (energyA > 0 && energyB > 0) best = Math.max(best, dot / Math.sqrt(energyA * energyB));
-  }
-  return best;
-}
-
-function rms(samples: Int16Array, fromSeconds: number, toSeconds: number): number {
-  const from = Math.floor(fromSeconds * 16_000);
-  const to = Math.min(samples.length, Math.floor(toSeconds * 16_000));
-  let sum = 0;
-  for (let index = from; index < to; index++) sum += samples[index]! * samples[index]!;
-  return Math.sqrt(sum / Math.max(1, to - from));
-}
 
 test.run();

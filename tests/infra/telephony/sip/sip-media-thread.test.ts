@@ -218,6 +218,60 @@ test('media thread: stopPlayback resolves at once and the far end hears silence 
   }
 });
 
+/** Per 20 ms frame of the track: whether it is loud (the tone), from the first loud frame to the last. */
+function loudFrames(pcm: Int16Array): boolean[] {
+  const frames: boolean[] = [];
+  for (let at = 0; at + 160 <= pcm.length; at += 160) frames.push(peak(pcm.subarray(at, at + 160)) > 4000);
+  const first = frames.indexOf(true);
+  return first < 0 ? [] : frames.slice(first, frames.lastIndexOf(true) + 1);
+}
+
+test('media thread: a warm transfer bridge relays each leg to the other on the thread, through a blocked main thread; a prompt wins; closing unbridges', async () => {
+  // The customer's phone talks to our customer leg, the agent's phone to our agent leg; our legs are bridged.
+  const customer = await pair();
+  const agent = await pair();
+  const [customerPhone, customerLeg, agentPhone, agentLeg] = [customer.caller, customer.callee, agent.caller, agent.callee];
+  try {
+    agentLeg.relayFrom(customerLeg);
+    customerLeg.relayFrom(agentLeg);
+    await wait(100);
+    const speaking = customerPhone.play(tone(8000)); // 1 s
+    await wait(200);
+    const from = monotonicMs();
+    while (monotonicMs() - from < 400) {
+      // The main thread stands still mid-sentence: the relay must not wait for it.
+    }
+    await speaking;
+    await wait(200);
+    const agentHeard = loudFrames(agentPhone.track.read(0, agentPhone.track.length));
+    assert.ok(agentHeard.length >= 45 && agentHeard.length <= 55, `the agent heard the customer's 1 s: ${agentHeard.length} frames`);
+    assert.ok(agentHeard.every(Boolean), `no gap while the main thread was blocked: ${agentHeard.filter((loud) => !loud).length} quiet frames`);
+
+    const agentTalks = agentPhone.play(tone(8000 * 2));
+    await wait(300);
+    assert.ok(peak(customerPhone.track.read(customerPhone.track.length - 800, customerPhone.track.length)) > 4000, 'the customer hears the agent');
+    // A prompt on the customer's leg goes before the relay (quieter, so it can be told apart).
+    const beforePrompt = customerPhone.track.length;
+    await customerLeg.play(tone(1600, 2000)); // 10 frames
+    await wait(300);
+    const sincePrompt = customerPhone.track.read(beforePrompt, customerPhone.track.length);
+    let promptFrames = 0;
+    for (let at = 0; at + 160 <= sincePrompt.length; at += 160) {
+      const framePeak = peak(sincePrompt.subarray(at, at + 160));
+      if (framePeak > 1000 && framePeak < 3000) promptFrames++;
+    }
+    assert.ok(promptFrames >= 8, `the prompt, not the agent, while it played: ${promptFrames} frames`);
+    assert.ok(peak(customerPhone.track.read(customerPhone.track.length - 800, customerPhone.track.length)) > 4000, 'the relay resumes after the prompt');
+    agentLeg.close(); // the agent's leg hangs up: the customer's leg falls back to silence
+    await wait(300);
+    assert.ok(peak(customerPhone.track.read(customerPhone.track.length - 800, customerPhone.track.length)) < 100, 'unbridged: silence');
+    await agentTalks;
+  } finally {
+    customer.close();
+    agent.close();
+  }
+});
+
 test('media thread: if it stops, the prompt playing ends as interrupted, later prompts at once, and a new thread serves new calls', async () => {
   const thread = new MediaThread();
   const pool = new RtpPortPool(32000, 32999, thread);

@@ -1,8 +1,10 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import alawmulaw from 'alawmulaw';
 import { dtmfEntryDigits, isDtmfEntryComplete } from '../../../../infra/telephony/dtmf-entry.ts';
 import { CallRateLimiter } from '../../../../infra/telephony/sip/call-rate-limiter.ts';
 import { CustomerTrack } from '../../../../infra/telephony/sip/customer-track.ts';
+import { ReceivedAudioRelay } from '../../../../infra/telephony/sip/received-audio-relay.ts';
 import { answerDirection, buildSdp, parseSdp } from '../../../../infra/telephony/sip/sdp.ts';
 import { decodeTelephoneEvent, encodeTelephoneEvent, TelephoneEventReceiver } from '../../../../infra/telephony/sip/telephone-event.ts';
 import { dtmfOfInfo } from '../../../../infra/telephony/sip/user-agent.ts';
@@ -77,6 +79,43 @@ test('the customer track places packets by RTP timestamp: reordered, lost and wr
   // A new source re-anchors at its arrival.
   track.place(99, 5, 4000, packet(9));
   assert.is(track.read(4000, 4001)[0], 9);
+});
+
+/** An RTP packet of 160 samples of `value` (PCMA unless `payloadType` says otherwise). */
+function rtpPacket(ssrc: number, timestamp: number, value: number, payloadType = 8): Uint8Array {
+  const packet = new Uint8Array(12 + 160);
+  const view = new DataView(packet.buffer);
+  packet[0] = 0x80;
+  packet[1] = payloadType;
+  view.setUint32(4, timestamp >>> 0);
+  view.setUint32(8, ssrc);
+  const encode = payloadType === 0 ? alawmulaw.mulaw.encodeSample : alawmulaw.alaw.encodeSample;
+  packet.fill(encode(value), 12);
+  return packet;
+}
+
+test('the transfer relay (media thread): packets placed by timestamp, relayed 60 ms behind, each sample once', () => {
+  const pcma = (value: number) => alawmulaw.alaw.decodeSample(alawmulaw.alaw.encodeSample(value));
+  const pcmu = (value: number) => alawmulaw.mulaw.decodeSample(alawmulaw.mulaw.encodeSample(value));
+  const relay = new ReceivedAudioRelay(1000);
+  const base = 0xffffff00; // wraps after two packets
+  relay.place(rtpPacket(7, base, 1000), 1000);
+  relay.place(rtpPacket(7, base + 320, 3000), 1045); // the third, before the second
+  relay.place(rtpPacket(7, base + 160, 2000), 1050); // the second, 30 ms late: still in time
+  relay.place(rtpPacket(7, base + 200, 0, 101), 1051); // a key: not audio
+  // the fourth is lost
+  relay.place(rtpPacket(7, base + 640, 5000, 0), 1080); // the peer switched to PCMU
+  // Ticks every 20 ms: frame k is read at 1020 + 20k, covering 60 ms before the tick.
+  const heard = [1020, 1040, 1060, 1080, 1100, 1120, 1140, 1160].map((at) => relay.nextFrame(at)[0]);
+  assert.equal(heard, [0, 0, 0, pcma(1000), pcma(2000), pcma(3000), 0, pcmu(5000)]);
+  relay.place(rtpPacket(7, base + 160, 9000), 1170); // a duplicate of a frame already relayed: dropped
+  assert.is(relay.nextFrame(1180)[0], 0);
+  // A long gap (a late tick that caught up): the read position jumps to now, nothing stale plays.
+  relay.place(rtpPacket(7, base + 960, 6000), 1180);
+  assert.is(relay.nextFrame(5000)[0], 0);
+  // A new source re-anchors at its arrival.
+  relay.place(rtpPacket(99, 5, 4000), 5000);
+  assert.equal([5020, 5040, 5060, 5080].map((at) => relay.nextFrame(at)[0]), [0, 0, pcma(4000), 0]);
 });
 
 test('utterance detector: start after sustained voice, end after 700 ms of quiet, clicks ignored', () => {

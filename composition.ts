@@ -54,6 +54,10 @@ import { LeaderLease } from './processes/leadership/leader-lease.ts';
 import { singletonWork } from './processes/leadership/singleton-work.ts';
 import { nodeIdOf } from './infra/cluster/node-id.ts';
 import { webhookProcessManagers } from './processes/webhooks/index.ts';
+import { setMaxListeners } from 'node:events';
+import { deliveryAttempt } from './processes/webhooks/delivery-attempt.ts';
+import { DEFAULT_QUEUE_LIMITS } from './processes/webhooks/delivery-turns.ts';
+import { deliverWorkItem, WEBHOOKS_QUEUE } from './processes/webhooks/work-queue-delivery.ts';
 import { createReportGenerator } from './processes/reports/report-generator.ts';
 import { createReportMailer } from './processes/reports/report-mailer.ts';
 import { createSmtpMailer } from './infra/mail/smtp-mailer.ts';
@@ -234,6 +238,20 @@ function transcriptionQueueConsumers(ports: RuntimePorts, queue: WorkQueue, node
   );
 }
 
+/**
+ * A cluster node's share of the webhook delivery attempts the leader admits to the `webhooks` queue. The leader's
+ * admission bounds what runs in the whole cluster (DEFAULT_QUEUE_LIMITS), so one node may take every admitted
+ * attempt. A node that stops lets its attempts under way finish and be recorded (each within the sender's 10 s
+ * deadline), like its calls: cutting them short would have the receiver see them again from another node.
+ */
+function webhookQueueConsumer(ports: RuntimePorts, queue: WorkQueue, nodeId: string): QueueConsumer {
+  const attempt = deliveryAttempt({ ...ports, allowPrivateTargets: ports.config.ALLOW_PRIVATE_TARGETS });
+  const neverCutShort = new AbortController().signal;
+  // Every attempt under way listens on it (the outbound client and http.request): expected, not a leak.
+  setMaxListeners(2 * DEFAULT_QUEUE_LIMITS.total + 10, neverCutShort);
+  return new QueueConsumer({ queue, logger: ports.logger }, { queue: WEBHOOKS_QUEUE, consumer: nodeId, concurrency: DEFAULT_QUEUE_LIMITS.total }, deliverWorkItem(attempt, neverCutShort));
+}
+
 /** Transcription jobs go to the lanes' work queues in a cluster; a lone node runs them itself. */
 function transcriptionWorker(ports: RuntimePorts) {
   const queue = ports.workQueue;
@@ -382,11 +400,17 @@ export function createRuntime(
     lease = new LeaderLease({ store, logger }, singletonWork({ processes, timers }), { nodeId, candidate: config.NODE_ROLE !== 'api', ttlMs: config.LEADER_LEASE_MS });
   }
   const leaderLease = lease;
-  // Every node that may lead also carries calls and runs transcription jobs: it claims them from the work queues
-  // the leader fills, whoever leads.
+  // Every node that may lead also carries calls, runs transcription jobs and makes webhook delivery attempts: it
+  // claims them from the work queues the leader fills, whoever leads.
   const consumersStopped = new AbortController();
   const consumers =
-    workQueue && config.NODE_ROLE !== 'api' ? [callQueueConsumer(ports, workQueue, nodeId), ...transcriptionQueueConsumers(ports, workQueue, nodeId, consumersStopped.signal)] : [];
+    workQueue && config.NODE_ROLE !== 'api'
+      ? [
+          callQueueConsumer(ports, workQueue, nodeId),
+          ...transcriptionQueueConsumers(ports, workQueue, nodeId, consumersStopped.signal),
+          webhookQueueConsumer(ports, workQueue, nodeId),
+        ]
+      : [];
   // Creates its table: every table of state.db exists before older records are moved in.
   new IdempotencyStore(stateDb);
   moveServerStateOutOfReadModels(readDb, stateDb, logger);

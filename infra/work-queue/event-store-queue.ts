@@ -46,6 +46,9 @@ export interface EventStoreWorkQueueOptions {
   indexStart?: IndexStart;
 }
 
+/** Longest wait between looks at an item another node works on (appends by other processes are polled anyway). */
+const FINISHED_LOOK_MS = 1_000;
+
 /** How often the index's start mark is saved at most. */
 const SAVE_START_EVERY_MS = 1_000;
 
@@ -138,6 +141,15 @@ export class EventStoreWorkQueue implements WorkQueue {
   async unfinished(queue: string): Promise<number> {
     await this.catchUp();
     return this.queues.get(queue)?.size ?? 0;
+  }
+
+  async waitUntilFinished(queue: string, id: string, signal: AbortSignal): Promise<'acked' | 'parked' | 'aborted'> {
+    for (;;) {
+      await this.catchUp();
+      if (!this.queues.get(queue)?.has(id)) return this.parkedItems.get(queue)?.has(id) ? 'parked' : 'acked';
+      if (signal.aborted) return 'aborted';
+      await this.store.waitForEvents(this.position, FINISHED_LOOK_MS, signal);
+    }
   }
 
   async waitForWork(queue: string, timeoutMs: number, signal?: AbortSignal): Promise<void> {

@@ -140,5 +140,26 @@ export function defineWorkQueueContract(name: string, open: (options: { claimTim
     assert.equal(claimed.map((item) => item.id), ['c9']);
   });
 
+  contract('a node waiting for an item another node works on sees it finish: acked, parked, or the wait aborted', async ({ fixture }) => {
+    const a = fixture.node('a');
+    const b = fixture.node('b');
+    for (const id of ['d1', 'd2', 'd3']) await a.enqueue('deliveries', { id, payload: {} });
+    const claimed = new Map((await b.claim('deliveries', { consumer: 'b', max: 3 })).map((item) => [item.id, item]));
+    const never = new AbortController();
+    const acked = a.waitUntilFinished('deliveries', 'd1', never.signal);
+    const parked = a.waitUntilFinished('deliveries', 'd2', never.signal);
+    const stopped = new AbortController();
+    const aborted = a.waitUntilFinished('deliveries', 'd3', stopped.signal);
+    let settled = false;
+    void acked.then(() => (settled = true));
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    assert.is(settled, false, 'still claimed: not finished');
+    await b.ack(claimed.get('d1')!);
+    await b.park(claimed.get('d2')!, 'the receiver is gone');
+    stopped.abort();
+    assert.equal(await Promise.all([acked, parked, aborted]), ['acked', 'parked', 'aborted']);
+    assert.is(await a.waitUntilFinished('deliveries', 'never-enqueued', never.signal), 'acked', 'nothing to wait for');
+  });
+
   contract.run();
 }

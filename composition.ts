@@ -58,7 +58,8 @@ import { setMaxListeners } from 'node:events';
 import { deliveryAttempt } from './processes/webhooks/delivery-attempt.ts';
 import { DEFAULT_QUEUE_LIMITS } from './processes/webhooks/delivery-turns.ts';
 import { deliverWorkItem, WEBHOOKS_QUEUE } from './processes/webhooks/work-queue-delivery.ts';
-import { createReportGenerator } from './processes/reports/report-generator.ts';
+import { createReportGenerator, createReportRunAttempt, REPORTS_QUEUE } from './processes/reports/report-generator.ts';
+import { generateReportWorkItem } from './processes/reports/report-queue-consumer.ts';
 import { createReportMailer } from './processes/reports/report-mailer.ts';
 import { createSmtpMailer } from './infra/mail/smtp-mailer.ts';
 import { createReportPool, type ReportPool } from './processes/reports/report-pool.ts';
@@ -252,6 +253,16 @@ function webhookQueueConsumer(ports: RuntimePorts, queue: WorkQueue, nodeId: str
   return new QueueConsumer({ queue, logger: ports.logger }, { queue: WEBHOOKS_QUEUE, consumer: nodeId, concurrency: DEFAULT_QUEUE_LIMITS.total }, deliverWorkItem(attempt, neverCutShort));
 }
 
+/**
+ * A cluster node's share of the report runs the leader puts on the `reports` queue: REPORT_THREADS at once, each
+ * rendered on this node's report pool. A node that stops finishes the runs it renders (each within
+ * REPORT_BUDGET_SECONDS); one that dies loses its claims and another node runs their next attempts.
+ */
+function reportQueueConsumer(ports: RuntimePorts, queue: WorkQueue, nodeId: string): QueueConsumer {
+  const attempt = createReportRunAttempt({ ...ports, baseUrl: publicBaseUrl(ports.config) }, new AbortController().signal);
+  return new QueueConsumer({ queue, logger: ports.logger }, { queue: REPORTS_QUEUE, consumer: nodeId, concurrency: ports.config.REPORT_THREADS }, generateReportWorkItem(attempt));
+}
+
 /** Transcription jobs go to the lanes' work queues in a cluster; a lone node runs them itself. */
 function transcriptionWorker(ports: RuntimePorts) {
   const queue = ports.workQueue;
@@ -400,8 +411,8 @@ export function createRuntime(
     lease = new LeaderLease({ store, logger }, singletonWork({ processes, timers }), { nodeId, candidate: config.NODE_ROLE !== 'api', ttlMs: config.LEADER_LEASE_MS });
   }
   const leaderLease = lease;
-  // Every node that may lead also carries calls, runs transcription jobs and makes webhook delivery attempts: it
-  // claims them from the work queues the leader fills, whoever leads.
+  // Every node that may lead also carries calls, runs transcription jobs, makes webhook delivery attempts and
+  // generates report runs: it claims them from the work queues the leader fills, whoever leads.
   const consumersStopped = new AbortController();
   const consumers =
     workQueue && config.NODE_ROLE !== 'api'
@@ -409,6 +420,7 @@ export function createRuntime(
           callQueueConsumer(ports, workQueue, nodeId),
           ...transcriptionQueueConsumers(ports, workQueue, nodeId, consumersStopped.signal),
           webhookQueueConsumer(ports, workQueue, nodeId),
+          reportQueueConsumer(ports, workQueue, nodeId),
         ]
       : [];
   // Creates its table: every table of state.db exists before older records are moved in.

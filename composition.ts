@@ -275,6 +275,9 @@ function transcriptionWorker(ports: RuntimePorts) {
 /** Claims of a job before its queue item is parked: above the job's own attempts (DEFAULT_MAX_ATTEMPTS), which decide. */
 const TRANSCRIPTION_QUEUE_ATTEMPTS = 10;
 
+/** Every work queue of a cluster (the operator CLI lists their parked items). */
+export const WORK_QUEUES: readonly string[] = [CALLS_QUEUE, TRANSCRIPTION_QUEUES.audio, TRANSCRIPTION_QUEUES.transcript, WEBHOOKS_QUEUE, REPORTS_QUEUE];
+
 /** Every process manager the server runs. */
 export function allProcessManagers(ports: RuntimePorts): ProcessManager[] {
   return [

@@ -138,6 +138,10 @@ export class EventStoreWorkQueue implements WorkQueue {
     return [...(this.parkedItems.get(queue)?.values() ?? [])].map(({ state }) => ({ queue, id: state.itemId, payload: state.payload, reason: state.parkReason ?? '', attempts: state.attempts }));
   }
 
+  async requeue(queue: string, id: string, by: string): Promise<void> {
+    await this.act(queue, id, { type: 'RequeueWork', by, now: new Date(this.now()) });
+  }
+
   async unfinished(queue: string): Promise<number> {
     await this.catchUp();
     return this.queues.get(queue)?.size ?? 0;
@@ -245,8 +249,13 @@ export class EventStoreWorkQueue implements WorkQueue {
     const { queue, item_id: id } = event.data;
     let items = this.queues.get(queue);
     if (!items) this.queues.set(queue, (items = new Map()));
-    const known = items.get(id);
-    if (!known && event.type !== 'WorkEnqueued') return;
+    let known = items.get(id);
+    if (!known && event.type === 'WorkRequeued') {
+      // Back from the parked items; a node whose index starts after the parking builds it from this event alone.
+      known = this.parkedItems.get(queue)?.get(id);
+      this.parkedItems.get(queue)?.delete(id);
+    }
+    if (!known && event.type !== 'WorkEnqueued' && event.type !== 'WorkRequeued') return;
     const item = known ?? { state: workItemDecider.initialState(), revision: -1, enqueuedAt: recorded.position };
     if (recorded.revision <= item.revision) return;
     item.state = workItemDecider.evolve(item.state, event);

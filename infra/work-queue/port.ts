@@ -66,6 +66,8 @@ export interface WorkQueue {
   park(item: ClaimedWork, reason: string): Promise<void>;
   /** Items parked in a queue (oldest first). */
   parked(queue: string): Promise<ParkedWork[]>;
+  /** The operator puts a parked item back: claimable at once, with a fresh set of attempts. Throws (`invalid_state`) when it is not parked. */
+  requeue(queue: string, id: string, by: string): Promise<void>;
   /** Items not finished (pending or claimed). */
   unfinished(queue: string): Promise<number>;
   /**

@@ -124,6 +124,26 @@ export function defineWorkQueueContract(name: string, open: (options: { claimTim
     assert.equal((await fixture.node('b').parked('jobs')).map((item) => item.reason), ['the recording is unreadable']);
   });
 
+  contract('the operator requeues a parked item: any node claims it again with a fresh set of attempts; an item not parked is refused', async ({ fixture }) => {
+    const a = fixture.node('a');
+    const b = fixture.node('b');
+    await a.enqueue('jobs', { id: 'j1', payload: { job_id: 'j1' }, maxAttempts: 1 });
+    const [claimed] = await a.claim('jobs', { consumer: 'a', max: 1 });
+    await a.nack(claimed!, { reason: 'the disk was full' });
+    assert.equal((await b.parked('jobs')).map((item) => item.id), ['j1']);
+    await b.requeue('jobs', 'j1', 'operator');
+    assert.equal(await b.parked('jobs'), []);
+    assert.is(await a.unfinished('jobs'), 1);
+    const [again] = await a.claim('jobs', { consumer: 'a', max: 1 });
+    assert.equal([again?.id, again?.payload, again?.attempt], ['j1', { job_id: 'j1' }, 1]);
+    try {
+      await b.requeue('jobs', 'j1', 'operator');
+      assert.unreachable('a claimed item is not parked');
+    } catch (error) {
+      assert.is((error as { code?: string }).code, 'invalid_state');
+    }
+  });
+
   contract('a waiting consumer wakes up when another node enqueues', async ({ fixture }) => {
     const a = fixture.node('a');
     const b = fixture.node('b');

@@ -12,13 +12,26 @@ import * as assert from 'uvu/assert';
 import type { Runtime } from '../../../composition.ts';
 import { registerWebhookCommand } from '../../../commands/register-webhook.ts';
 import { webhookDecider, webhookStream } from '../../../domain/webhook.ts';
+import { webhookDeliveryDecider, webhookDeliveryStream } from '../../../domain/webhook-delivery.ts';
+import { workItemStream } from '../../../domain/work-item.ts';
+import { createSqliteEventStore } from '../../../infra/eventstore/sqlite.ts';
+import { EventStoreWorkQueue } from '../../../infra/work-queue/event-store-queue.ts';
+import { deliveryAttempt } from '../../../processes/webhooks/delivery-attempt.ts';
+import { deliveryWorkItemId, WEBHOOK_ITEM_ATTEMPTS, WEBHOOKS_QUEUE } from '../../../processes/webhooks/work-queue-delivery.ts';
 import { newId } from '../../../infra/ids.ts';
 import { listDeliveries } from '../../../projections/webhook-deliveries.ts';
 import { webhookProcessManagers } from '../../../processes/webhooks/index.ts';
-import { makeCertificate, startReceiver } from '../../support/https-receiver.ts';
+import { makeCertificate, startReceiver, type Certificate } from '../../support/https-receiver.ts';
 import { eventually, testRuntime } from '../../support/runtime.ts';
 
 const SECRET = 'whsec_cluster_0123456789';
+// One certificate for the file: the outbound client keeps the CA it first trusted.
+let certificate: Certificate;
+test.before(() => {
+  certificate = makeCertificate();
+  https.globalAgent.options.ca = certificate.cert;
+});
+test.after(() => certificate.remove());
 const PER_WORKSPACE = 2;
 
 function clusterNode(directory: string, name: string) {
@@ -59,8 +72,6 @@ async function transcriptionCompleted(runtime: Runtime, workspaceId: string, job
 }
 
 test('two nodes deliver the leader\'s admitted attempts; the per-workspace limit holds across them and through a leader handover; every event arrives once, signed, with one event id', async () => {
-  const certificate = makeCertificate();
-  https.globalAgent.options.ca = certificate.cert;
   const directory = mkdtempSync(join(tmpdir(), 'cluster-webhooks-'));
   const first = clusterNode(directory, 'n1');
   const second = clusterNode(directory, 'n2');
@@ -121,7 +132,64 @@ test('two nodes deliver the leader\'s admitted attempts; the per-workspace limit
     first.remove();
     second.remove();
     rmSync(directory, { recursive: true, force: true });
-    certificate.remove();
+  }
+});
+
+test('a node that died mid-attempt (the request sent, nothing recorded) loses its claim; another node sends the attempt again: same attempt number and event id, recorded once', async () => {
+  const directory = mkdtempSync(join(tmpdir(), 'cluster-webhooks-dead-'));
+  const node = clusterNode(directory, 'n1');
+  const deadStore = createSqliteEventStore(join(directory, 'events.db'));
+  const dead = new EventStoreWorkQueue(deadStore, { claimTimeoutMs: 1_500, nodeId: 'n0' });
+  const receiver = await startReceiver(certificate, SECRET, () => ({ status: 200, delayMs: 30_000 }));
+  try {
+    const { runtime } = node;
+    const now = runtime.clock.now();
+    const webhookId = 'wh_dead_node';
+    const workspaceId = 'ws_dead';
+    const context = { workspaceId, actor: 'test', now };
+    await runtime.commands.handle(
+      webhookDecider,
+      webhookStream(webhookId),
+      registerWebhookCommand(runtime.secrets, { webhook_id: webhookId, workspace_id: workspaceId, url: `${receiver.url}/dead`, events: ['*'], secret: SECRET, created_at: now.toISOString(), registered_webhooks: 0 }),
+      context,
+    );
+    const deliveryId = 'dlv_dead_node';
+    const body = JSON.stringify({ event: 'transcription.completed', id: 'evt_dead_node', timestamp: now.toISOString(), data: { job_id: 'job_dead' } });
+    await runtime.commands.handle(
+      webhookDeliveryDecider,
+      webhookDeliveryStream(deliveryId),
+      { type: 'CreateWebhookDelivery', data: { delivery_id: deliveryId, webhook_id: webhookId, workspace_id: workspaceId, event_id: 'evt_dead_node', event: 'transcription.completed', body, source_event_id: 'src', source_position: 1, created_at: now.toISOString() } },
+      context,
+    );
+    // n0 claimed the attempt, sent it, and died before the answer: nothing recorded, its claim never extended.
+    const itemId = deliveryWorkItemId(deliveryId, 1);
+    await dead.enqueue(WEBHOOKS_QUEUE, { id: itemId, payload: { delivery_id: deliveryId, webhook_id: webhookId, workspace_id: workspaceId, attempt: 1 }, maxAttempts: WEBHOOK_ITEM_ATTEMPTS });
+    assert.is((await dead.claim(WEBHOOKS_QUEUE, { consumer: 'n0', max: 1 })).length, 1);
+    const dying = new AbortController();
+    const attempt = deliveryAttempt({ commands: runtime.commands, clock: runtime.clock, logger: runtime.logger, secrets: runtime.secrets, allowPrivateTargets: true });
+    const cut = attempt(deliveryId, webhookId, dying.signal);
+    await eventually(() => receiver.requests.length === 1, 10_000, 'n0\'s request received');
+    dying.abort();
+    assert.equal(await cut, { kind: 'interrupted' });
+    receiver.respond = () => 200;
+
+    await runtime.start();
+    await eventually(() => receiver.requests.length >= 2, 20_000, 'the attempt sent again by n1');
+    const [first, again] = receiver.requests;
+    assert.equal([again!.body.id, again!.headers['x-service-delivery-attempt'], again!.raw], [first!.body.id, first!.headers['x-service-delivery-attempt'], first!.raw], 'the same attempt, envelope id and bytes');
+    assert.is(again!.signatureValid, true);
+    await eventually(async () => (await runtime.commands.load(webhookDeliveryDecider, webhookDeliveryStream(deliveryId))).state.status === 'delivered', 10_000, 'recorded');
+    assert.is((await runtime.commands.load(webhookDeliveryDecider, webhookDeliveryStream(deliveryId))).state.attempts, 1, 'one attempt recorded');
+    const claims = (await deadStore.readStream(workItemStream(WEBHOOKS_QUEUE, itemId))).filter((event) => event.type === 'WorkClaimed').map((event) => event.data as { consumer: string; took_over: string | null });
+    assert.equal(claims.map((claim) => [claim.consumer, claim.took_over]), [['n0', null], ['n1', 'n0']]);
+    assert.is(receiver.requests.length, 2);
+  } finally {
+    await node.runtime.close();
+    await dead.close();
+    await deadStore.close();
+    await receiver.close();
+    node.remove();
+    rmSync(directory, { recursive: true, force: true });
   }
 });
 

@@ -5,10 +5,10 @@ import { timerDecider, timerStream, type TimerEvent } from '../../domain/timer.t
 import type { BlobStore } from '../../infra/blobs/port.ts';
 import type { Clock } from '../../infra/clock/port.ts';
 import type { Recorded } from '../../infra/eventstore/port.ts';
+import type { WorkQueue } from '../../infra/work-queue/port.ts';
 import { runsPastRetention, unfinishedReportRuns } from '../../projections/reports.ts';
 import type { ProcessManager } from '../process-manager.ts';
 import { readModelsCaughtUp, type ReadModelsCatchUpPorts } from '../read-models-ready.ts';
-import type { WorkQueue } from '../../infra/work-queue/port.ts';
 import type { ReportPool } from './report-pool.ts';
 import { latestOccurrence, nextOccurrence, periodEndingAt } from './schedule.ts';
 
@@ -62,12 +62,13 @@ export function reportBlobKey(workspaceId: string, runId: string, format: string
  * start (the catch-up rule). Run ids are derived from report and period: two servers queue a run once.
  *
  * Restart: runs still queued or generating in the read model are queued again (an interrupted attempt counts).
+
+ * Retention: completed files older than `retentionDays` are deleted and their runs marked expired, at start and
+ * hourly.
  *
  * In a cluster (`workQueue` set) this runs on the leader, which puts each queued run on the `reports` work queue;
  * every node of role `all` or `worker` claims runs from it and generates them (`createReportRunAttempt`,
  * report-queue-consumer.ts). A node that dies mid-generation loses its claim and another node runs the next attempt.
- * Retention: completed files older than `retentionDays` are deleted and their runs marked expired, at start and
- * hourly.
  */
 export function createReportGenerator(ports: ReportGeneratorPorts): ProcessManager<HandledEvent> {
   const { commands, clock, logger, blobs } = ports;

@@ -62,7 +62,6 @@ export function reportBlobKey(workspaceId: string, runId: string, format: string
  * start (the catch-up rule). Run ids are derived from report and period: two servers queue a run once.
  *
  * Restart: runs still queued or generating in the read model are queued again (an interrupted attempt counts).
-
  * Retention: completed files older than `retentionDays` are deleted and their runs marked expired, at start and
  * hourly.
  *

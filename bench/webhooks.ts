@@ -48,7 +48,7 @@ async function runService(input: ServiceInput): Promise<void> {
     await runtime.commands.handle(
       webhookDecider,
       webhookStream(webhookId),
-      registerWebhookCommand(runtime.secrets, { webhook_id: webhookId, workspace_id: 'ws_bench', url, events: ['transcription.completed'], secret: SECRET, created_at: now.toISOString(), registered_webhooks: 0 }),
+      registerWebhookCommand(runtime.secrets, { webhook_id: webhookId, workspace_id: 'ws_bench', url, events: ['transcription.completed'], secret: SECRET, created_at: now.toISOString()}),
       { workspaceId: 'ws_bench', actor: 'bench', now },
     );
   }

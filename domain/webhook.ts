@@ -30,7 +30,7 @@ export type WebhookEventName = (typeof WEBHOOK_EVENT_NAMES)[number];
 /** `["*"]` subscribes to every event, including ones added later. */
 export const ALL_WEBHOOK_EVENTS = '*';
 
-/** Registered webhooks per workspace (the spec leaves the limit open). */
+/** Registered webhooks per workspace (the spec leaves the limit open); kept by webhook-places.ts. */
 export const MAX_WEBHOOKS_PER_WORKSPACE = 20;
 
 export function isWebhookEventName(value: string): value is WebhookEventName {
@@ -55,8 +55,6 @@ export interface RegisterWebhook {
     secret: string | null;
     secret_sealed: true;
     created_at: string;
-    /** Live webhooks of the workspace before this one (the route counts them). */
-    registered_webhooks: number;
   };
 }
 
@@ -130,13 +128,8 @@ export const webhookDecider: Decider<WebhookCommand, WebhookEvent, WebhookState>
     switch (command.type) {
       case 'RegisterWebhook': {
         if (state.status !== 'none') throw alreadyDone('The webhook already exists.', { id: command.data.webhook_id });
-        if (command.data.registered_webhooks >= MAX_WEBHOOKS_PER_WORKSPACE) {
-          throw new DomainError('limit_exceeded', `A workspace can have at most ${MAX_WEBHOOKS_PER_WORKSPACE} webhooks; delete one first.`, {
-            resource_type: 'webhook',
-            limit: MAX_WEBHOOKS_PER_WORKSPACE,
-          });
-        }
-        const { registered_webhooks: _count, ...data } = command.data;
+        // The per-workspace limit is the workspace's webhook places' to keep (webhook-places.ts): across nodes too.
+        const { data } = command;
         return [{ type: 'WebhookRegistered', data }];
       }
       case 'DeleteWebhook':

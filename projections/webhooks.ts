@@ -58,6 +58,7 @@ interface Statements {
   one: Statement<[string, string], RawRow>;
   page: Statement<[string, number, number], RawRow>;
   count: Statement<[string], { total: number }>;
+  liveIds: Statement<[string], { id: string }>;
   registeredBefore: Statement<[string, number], RawRow>;
 }
 
@@ -73,6 +74,7 @@ function statements(db: Database): Statements {
         `SELECT ${columns} FROM webhooks WHERE workspace_id = ? AND deleted_at IS NULL ORDER BY registered_position DESC LIMIT ? OFFSET ?`,
       ),
       count: db.prepare('SELECT count(*) AS total FROM webhooks WHERE workspace_id = ? AND deleted_at IS NULL'),
+      liveIds: db.prepare('SELECT webhook_id AS id FROM webhooks WHERE workspace_id = ? AND deleted_at IS NULL'),
       registeredBefore: db.prepare(
         `SELECT ${columns} FROM webhooks WHERE workspace_id = ? AND deleted_at IS NULL AND registered_position < ? ORDER BY registered_position`,
       ),
@@ -96,8 +98,9 @@ export function listWebhooks(db: Database, workspaceId: string, limit: number, o
   return { webhooks: page.all(workspaceId, limit, offset).map(parse), total: count.get(workspaceId)?.total ?? 0 };
 }
 
-export function countWebhooks(db: Database, workspaceId: string): number {
-  return statements(db).count.get(workspaceId)?.total ?? 0;
+/** The ids of the workspace's live webhooks (registered, not deleted): at most the per-workspace limit. */
+export function liveWebhookIds(db: Database, workspaceId: string): string[] {
+  return statements(db).liveIds.all(workspaceId).map((row) => row.id);
 }
 
 /** Live webhooks of the workspace registered before the event at `position`. */

@@ -75,7 +75,6 @@ test('streams read shows a webhook secret as [redacted]', async () => {
     events: ['*'],
     secret: 'whsec_do_not_show',
     created_at: new Date().toISOString(),
-    registered_webhooks: 0,
   });
   await new CommandHandler(store).handle(webhookDecider, webhookStream('wh_cli'), register, { workspaceId, actor: 'test', now: new Date() });
   await store.close();

@@ -1,10 +1,10 @@
 import type { z } from '@hono/zod-openapi';
 import { webhookDeliveryDecider, webhookDeliveryStream } from '../../domain/webhook-delivery.ts';
+import { webhookPlacesDecider, webhookPlacesStream } from '../../domain/webhook-places.ts';
 import { ALL_WEBHOOK_EVENTS, MAX_WEBHOOKS_PER_WORKSPACE, webhookDecider, webhookStream, type WebhookState } from '../../domain/webhook.ts';
-import { KeyedQueue } from '../../commands/keyed-queue.ts';
 import { registerWebhookCommand } from '../../commands/register-webhook.ts';
 import { deliveryCounts, findDelivery, lastDelivery, listDeliveries } from '../../projections/webhook-deliveries.ts';
-import { countWebhooks, findWebhook, listWebhooks, type WebhookRow } from '../../projections/webhooks.ts';
+import { liveWebhookIds, findWebhook, listWebhooks, type WebhookRow } from '../../projections/webhooks.ts';
 import { principalOf } from '../context.ts';
 import { checkOutboundTarget } from '../outbound-target-check.ts';
 import { createRouter, defineRoute } from '../define-route.ts';
@@ -146,11 +146,6 @@ export function webhookRoutes({ commands, clock, readDb, readYourWrites, allowPr
     return row;
   };
 
-  // Registrations of one workspace run one after the other, each until the read models show it: the count a
-  // registration is checked against then includes every registration before it, so two at once cannot both take
-  // the 20th place. (Webhooks are registered only through this API, in this process.)
-  const registrations = new KeyedQueue<string>();
-
   router.openapi(createWebhook, async (c) => {
     const { workspaceId, keyId } = principalOf(c);
     const body = c.req.valid('json');
@@ -158,11 +153,19 @@ export function webhookRoutes({ commands, clock, readDb, readYourWrites, allowPr
     await checkUrl(body.url, allowPrivateTargets);
     const now = clock.now();
     const webhookId = resourceId(c, 'wh', now);
-    const webhook = await registrations.run(workspaceId, () => register(webhookId, body, workspaceId, keyId, now));
+    const webhook = await register(webhookId, body, workspaceId, keyId, now);
     return c.json({ id: webhookId, url: webhook.url, events: webhook.events, status: 'active' as const, created_at: webhook.createdAt }, 201);
   });
 
   async function register(webhookId: string, body: z.infer<typeof CreateWebhookBody>, workspaceId: string, keyId: string, now: Date): Promise<WebhookState> {
+    // The place first (the per-workspace limit, exact on every node of a cluster: domain/webhook-places.ts), then
+    // the webhook. A retried request takes the same place again, which changes nothing.
+    await commands.handle(
+      webhookPlacesDecider,
+      webhookPlacesStream(workspaceId),
+      { type: 'TakeWebhookPlace', facts: { live_webhooks: liveWebhookIds(readDb, workspaceId) }, data: { workspace_id: workspaceId, webhook_id: webhookId, at: now.toISOString() } },
+      { workspaceId, actor: keyId, now },
+    );
     const result = await createOnce(
       commands,
       webhookDecider,
@@ -174,7 +177,6 @@ export function webhookRoutes({ commands, clock, readDb, readYourWrites, allowPr
         events: body.events,
         secret: body.secret ?? null,
         created_at: now.toISOString(),
-        registered_webhooks: countWebhooks(readDb, workspaceId),
       }),
       { workspaceId, actor: keyId, now },
     );
@@ -204,7 +206,15 @@ export function webhookRoutes({ commands, clock, readDb, readYourWrites, allowPr
       { type: 'DeleteWebhook', data: { webhook_id: id, workspace_id: workspaceId, deleted_at: now.toISOString() } },
       { workspaceId, actor: keyId, now },
     );
-    await readYourWrites(result.position);
+    // The webhook first, then its place: a process that dies between the two leaves a place the next registration
+    // gives up (webhook-places.ts), never a live webhook without a place.
+    const released = await commands.handle(
+      webhookPlacesDecider,
+      webhookPlacesStream(workspaceId),
+      { type: 'ReleaseWebhookPlace', data: { workspace_id: workspaceId, webhook_id: id, at: now.toISOString() } },
+      { workspaceId, actor: keyId, now },
+    );
+    await readYourWrites(Math.max(result.position, released.position));
     return c.json({ id, deleted: true as const }, 200);
   });
 

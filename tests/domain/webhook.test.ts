@@ -1,6 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { MAX_WEBHOOKS_PER_WORKSPACE, subscribesTo, webhookDecider, type WebhookEvent } from '../../domain/webhook.ts';
+import { subscribesTo, webhookDecider, type WebhookEvent } from '../../domain/webhook.ts';
 import { upcast } from '../../domain/upcasters.ts';
 import { given } from './given-when-then.ts';
 
@@ -12,9 +12,9 @@ const registered: WebhookEvent = {
   type: 'WebhookRegistered',
   data: { webhook_id: 'wh_1', workspace_id: 'ws_1', url: 'https://hooks.example.com/a', events: ['call.completed'], secret: SEALED, secret_sealed: true, created_at: at },
 };
-const register = (registeredWebhooks = 0) => ({
+const register = () => ({
   type: 'RegisterWebhook' as const,
-  data: { webhook_id: 'wh_1', workspace_id: 'ws_1', url: 'https://hooks.example.com/a', events: ['call.completed'], secret: SEALED, secret_sealed: true as const, created_at: at, registered_webhooks: registeredWebhooks },
+  data: { webhook_id: 'wh_1', workspace_id: 'ws_1', url: 'https://hooks.example.com/a', events: ['call.completed'], secret: SEALED, secret_sealed: true as const, created_at: at },
 });
 
 webhooks('given nothing, when registered, then WebhookRegistered keeps the sealed secret (the sender opens it to sign)', () => {
@@ -37,11 +37,6 @@ webhooks('a registration recorded before sealing existed: its plain secret is ke
 
 webhooks('given a registered webhook, when registered again with the same id, then already_exists', () => {
   given(webhookDecider, [registered]).when(register()).thenThrows('already_exists');
-});
-
-webhooks(`given ${MAX_WEBHOOKS_PER_WORKSPACE} webhooks in the workspace, when one more is registered, then limit_exceeded`, () => {
-  given(webhookDecider).when(register(MAX_WEBHOOKS_PER_WORKSPACE)).thenThrows('limit_exceeded', { limit: MAX_WEBHOOKS_PER_WORKSPACE });
-  given(webhookDecider).when(register(MAX_WEBHOOKS_PER_WORKSPACE - 1)).then([registered]);
 });
 
 webhooks('given a registered webhook, when deleted, then WebhookDeleted; deleted again, then resource_not_found', () => {

@@ -32,6 +32,8 @@ cluster.before(async () => {
     URL_SIGNING_SECRET: 'cluster-test-url-signing-secret-0123456789',
     // Real-time sandbox calls end at once (the clock is the system clock here).
     SANDBOX_SPEED: '1000000',
+    // Webhooks registered at a loopback address (never sent to: no event they subscribe to happens).
+    ALLOW_PRIVATE_TARGETS: 'true',
   };
   for (const [name, role] of [['n1', 'all'], ['n2', 'all'], ['n3', 'api']] as const) {
     const server = await startServer({ env: { ...environment, NODE_ID: name, NODE_ROLE: role } });
@@ -136,6 +138,27 @@ cluster('a key revoked on node 1 is refused by node 3 once node 3 has caught up 
   await waitFor('node 3 refuses the revoked key', () => onThree.get('/v1/scripts'), (r) => r.status === 401, 15_000);
   const reachedMs = Date.now() - revokedAt;
   if (process.env.CLUSTER_VERBOSE) console.log(`revocation reached node 3 after ${reachedMs} ms`);
+});
+
+cluster('the 20-webhook limit holds across nodes: of 6 registrations racing on three nodes for the last 2 places, 2 win', async () => {
+  const created = await cli(nodes[0]!.server.dataDir, ['workspaces', 'create', '--name', 'Webhook race', '--json'], environment);
+  assert.is(created.code, 0, created.stderr);
+  const raceKey = (JSON.parse(created.stdout) as { key: string }).key;
+  const racing = nodes.map((node) => client(node.server, raceKey));
+  for (const [index, api] of racing.entries()) await waitFor(`node ${index + 1} knows the key`, () => api.get('/v1/webhooks'), (r) => r.status === 200, 15_000);
+  const hook = (name: string) => ({ url: `https://127.0.0.1:9/${name}`, events: ['report.completed'] });
+  for (let index = 0; index < 18; index++) assert.is((await racing[index % 3]!.post('/v1/webhooks', hook(`w${index}`))).status, 201);
+  const raced = await Promise.all(Array.from({ length: 6 }, (_, index) => racing[index % 3]!.post('/v1/webhooks', hook(`race${index}`))));
+  assert.equal(raced.map((response) => response.status).sort(), [201, 201, 409, 409, 409, 409], raced.map((r) => r.text).join('\n'));
+  assert.ok(raced.filter((response) => response.status === 409).every((response) => response.body.error.code === 'limit_exceeded'));
+  const listed = await waitFor('node 3 lists 20 webhooks', () => racing[2]!.get('/v1/webhooks?limit=100'), (r) => r.status === 200 && r.body.total === 20, 15_000);
+  assert.is(listed.body.total, 20);
+  // A deletion on one node frees a place for another node once that node's read models show it.
+  const gone = listed.body.data[0].id as string;
+  assert.is((await racing[1]!.delete(`/v1/webhooks/${gone}`)).status, 200);
+  const again = await waitFor('node 3 registers into the freed place', () => racing[2]!.post('/v1/webhooks', hook('after-delete')), (r) => r.status === 201, 15_000);
+  assert.is(again.status, 201);
+  assert.is((await racing[0]!.post('/v1/webhooks', hook('one-too-many'))).status, 409);
 });
 
 cluster('transcription jobs submitted on the api node run on the nodes that carry work, through the transcript lane\'s queue', async () => {

@@ -55,7 +55,7 @@ async function register(runtime: Runtime, workspaceId: string, url: string, even
   const result = await runtime.commands.handle(
     webhookDecider,
     webhookStream(webhookId),
-    registerWebhookCommand(runtime.secrets, { webhook_id: webhookId, workspace_id: workspaceId, url, events, secret, created_at: now.toISOString(), registered_webhooks: 0 }),
+    registerWebhookCommand(runtime.secrets, { webhook_id: webhookId, workspace_id: workspaceId, url, events, secret, created_at: now.toISOString()}),
     { workspaceId, actor: 'test', now },
   );
   await runtime.projections.waitForPosition(result.position);
@@ -343,7 +343,7 @@ webhooks('secrets are sealed at rest; a registration from before sealing (plain 
     await runtime.commands.handle(
       webhookDecider,
       webhookStream(lostId),
-      registerWebhookCommand(anotherKey, { webhook_id: lostId, workspace_id: ws, url: unreadable.url, events: ['transcription.completed'], secret: SECRET, created_at: at, registered_webhooks: 0 }),
+      registerWebhookCommand(anotherKey, { webhook_id: lostId, workspace_id: ws, url: unreadable.url, events: ['transcription.completed'], secret: SECRET, created_at: at}),
       { workspaceId: ws, actor: 'test', now: runtime.clock.now() },
     );
     await transcriptionEvent(runtime, ws, 'TranscriptionJobCompleted', 'job_sealed');

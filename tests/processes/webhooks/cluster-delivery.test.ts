@@ -56,7 +56,7 @@ async function register(runtime: Runtime, workspaceId: string, url: string): Pro
   const result = await runtime.commands.handle(
     webhookDecider,
     webhookStream(webhookId),
-    registerWebhookCommand(runtime.secrets, { webhook_id: webhookId, workspace_id: workspaceId, url, events: ['transcription.completed'], secret: SECRET, created_at: now.toISOString(), registered_webhooks: 0 }),
+    registerWebhookCommand(runtime.secrets, { webhook_id: webhookId, workspace_id: workspaceId, url, events: ['transcription.completed'], secret: SECRET, created_at: now.toISOString()}),
     { workspaceId, actor: 'test', now },
   );
   await runtime.projections.waitForPosition(result.position);
@@ -150,7 +150,7 @@ test('a node that died mid-attempt (the request sent, nothing recorded) loses it
     await runtime.commands.handle(
       webhookDecider,
       webhookStream(webhookId),
-      registerWebhookCommand(runtime.secrets, { webhook_id: webhookId, workspace_id: workspaceId, url: `${receiver.url}/dead`, events: ['*'], secret: SECRET, created_at: now.toISOString(), registered_webhooks: 0 }),
+      registerWebhookCommand(runtime.secrets, { webhook_id: webhookId, workspace_id: workspaceId, url: `${receiver.url}/dead`, events: ['*'], secret: SECRET, created_at: now.toISOString()}),
       context,
     );
     const deliveryId = 'dlv_dead_node';

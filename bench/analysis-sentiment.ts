@@ -75,6 +75,8 @@ export interface SentimentSliceFigures {
   /** Recorded columns, oldest first; a missing file is left out. */
   before: RecordedFigures[];
   misses: SentimentMiss[];
+  /** CPU time of the sentiment and intent of one call, in milliseconds (mean over the slice; one thread). */
+  cpuMsPerCall: number;
 }
 
 const data = (name: string) => fileURLToPath(new URL(`./data/${name}`, import.meta.url));
@@ -134,6 +136,7 @@ export function measureSentimentSlice(plan: SlicePlan, analyzer: Analyzer = crea
     .transcripts;
   const byGroup = new Map<string, LanguageFigures>();
   const misses: SentimentMiss[] = [];
+  const cpuBefore = process.cpuUsage();
   for (const transcript of transcripts) {
     const input = { segments: transcript.segments, language: transcript.language };
     const score = analyzer.sentiment(input).overall;
@@ -156,11 +159,13 @@ export function measureSentimentSlice(plan: SlicePlan, analyzer: Analyzer = crea
       });
     }
   }
+  const cpu = process.cpuUsage(cpuBefore);
+  const cpuMsPerCall = (cpu.user + cpu.system) / 1000 / Math.max(1, transcripts.length);
   const now = [...byGroup.values()].sort((a, b) => GROUPS.indexOf(a.group) - GROUPS.indexOf(b.group));
   const before = plan.baselines
     .map(({ label, path }) => readRecorded(label, path))
     .filter((r): r is RecordedFigures => r !== null);
-  return { slice: plan.slice, title: plan.title, dataPath: plan.dataPath, now, before, misses };
+  return { slice: plan.slice, title: plan.title, dataPath: plan.dataPath, now, before, misses, cpuMsPerCall };
 }
 
 /** Every slice whose file exists (`only`: the slices to measure, by name). */
@@ -198,6 +203,7 @@ export function printSentimentSlice(figures: SentimentSliceFigures, indent = '  
     console.log(`${indent}${row.group.padEnd(9)} ${column((r) => r.signCorrect)} ${column((r) => r.intentCorrect)}`);
   }
   console.log(`${indent}targets: sentiment sign >= 90% and intent >= 95% per language`);
+  console.log(`${indent}CPU: ${figures.cpuMsPerCall.toFixed(2)} ms per call (sentiment + intent, one thread, including first-call warm-up)`);
 }
 
 function printMisses(misses: readonly SentimentMiss[]): void {

@@ -313,6 +313,7 @@ async function main(): Promise<void> {
   const runtime = createRuntime(config, createLogger(process.env.LOG_LEVEL ?? 'warn'));
   let exitCode = 0;
   try {
+    await runtime.ready();
     const output = await run(runtime, invocation);
     // Bring the read models up to date so that the server sees this change on its next request.
     await runtime.projections.catchUp();

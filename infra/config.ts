@@ -28,6 +28,10 @@ const configSchema = z.object({
   NODE_ROLE: z.enum(['all', 'api', 'worker']).default('all'),
   /** How long a leader lease lasts without renewal (CLUSTER=true); renewed every third of it. */
   LEADER_LEASE_MS: z.coerce.number().int().min(1_000).max(120_000).default(6_000),
+  /** How long a node's claim on a queued work item (a call to carry) lasts unextended (CLUSTER=true); extended every third. */
+  WORK_CLAIM_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(300_000).default(10_000),
+  /** Calls one cluster node carries at once from the calls queue (CLUSTER=true, roles all and worker). */
+  WORK_CALLS_PER_NODE: z.coerce.number().int().min(1).max(500).default(100),
   CLOCK: z.enum(['system', 'manual']).default('system'),
   CLOCK_START: z.string().datetime({ offset: true }).optional(),
   PUBLIC_BASE_URL: z.string().url().optional(),
@@ -157,7 +161,6 @@ const configSchema = z.object({
     // on the leader, and a URL signed by one node would be refused by the next.
     if (!config.SECRETS_KEY) problem('SECRETS_KEY', 'required when CLUSTER=true (the same on every node)');
     if (!config.URL_SIGNING_SECRET) problem('URL_SIGNING_SECRET', 'required when CLUSTER=true (the same on every node)');
-    if (config.CLOCK === 'manual') problem('CLOCK', 'manual is per DATA_DIR and cannot be shared by the nodes of a cluster yet');
   }
   if (config.ANALYZER_API_URL !== undefined) {
     if (config.ANALYZER_MODEL === undefined) problem('ANALYZER_MODEL', 'required with ANALYZER_API_URL (the model name the server serves, e.g. qwen2.5:7b-instruct)');

@@ -90,7 +90,7 @@ const configSchema = z.object({
    * `on`: sentiment and intent come from the lexicon rules with the trained call classifier on top
    * (infra/analysis/classifier/, docs/analysis.md "The trained classifier"); `off`: the rules alone.
    */
-  ANALYSIS_CLASSIFIER: z.enum(['on', 'off']).default('off'),
+  ANALYSIS_CLASSIFIER: z.enum(['on', 'off']).default('on'),
   /** How long the analysis of one transcript may run before it is stopped (`analysis_budget_exceeded`). */
   ANALYSIS_BUDGET_SECONDS: z.coerce.number().positive().max(3600).default(60),
   /** Worker threads that run transcript searches (GET /v1/analytics/search) off the event loop. */

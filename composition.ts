@@ -54,7 +54,12 @@ import { LeaderLease } from './processes/leadership/leader-lease.ts';
 import { singletonWork } from './processes/leadership/singleton-work.ts';
 import { nodeIdOf } from './infra/cluster/node-id.ts';
 import { webhookProcessManagers } from './processes/webhooks/index.ts';
-import { createReportGenerator } from './processes/reports/report-generator.ts';
+import { setMaxListeners } from 'node:events';
+import { deliveryAttempt } from './processes/webhooks/delivery-attempt.ts';
+import { DEFAULT_QUEUE_LIMITS } from './processes/webhooks/delivery-turns.ts';
+import { deliverWorkItem, WEBHOOKS_QUEUE } from './processes/webhooks/work-queue-delivery.ts';
+import { createReportGenerator, createReportRunAttempt, REPORTS_QUEUE } from './processes/reports/report-generator.ts';
+import { generateReportWorkItem } from './processes/reports/report-queue-consumer.ts';
 import { createReportMailer } from './processes/reports/report-mailer.ts';
 import { createSmtpMailer } from './infra/mail/smtp-mailer.ts';
 import { createReportPool, type ReportPool } from './processes/reports/report-pool.ts';
@@ -234,6 +239,30 @@ function transcriptionQueueConsumers(ports: RuntimePorts, queue: WorkQueue, node
   );
 }
 
+/**
+ * A cluster node's share of the webhook delivery attempts the leader admits to the `webhooks` queue. The leader's
+ * admission bounds what runs in the whole cluster (DEFAULT_QUEUE_LIMITS), so one node may take every admitted
+ * attempt. A node that stops lets its attempts under way finish and be recorded (each within the sender's 10 s
+ * deadline), like its calls: cutting them short would have the receiver see them again from another node.
+ */
+function webhookQueueConsumer(ports: RuntimePorts, queue: WorkQueue, nodeId: string): QueueConsumer {
+  const attempt = deliveryAttempt({ ...ports, allowPrivateTargets: ports.config.ALLOW_PRIVATE_TARGETS });
+  const neverCutShort = new AbortController().signal;
+  // Every attempt under way listens on it (the outbound client and http.request): expected, not a leak.
+  setMaxListeners(2 * DEFAULT_QUEUE_LIMITS.total + 10, neverCutShort);
+  return new QueueConsumer({ queue, logger: ports.logger }, { queue: WEBHOOKS_QUEUE, consumer: nodeId, concurrency: DEFAULT_QUEUE_LIMITS.total }, deliverWorkItem(attempt, neverCutShort));
+}
+
+/**
+ * A cluster node's share of the report runs the leader puts on the `reports` queue: REPORT_THREADS at once, each
+ * rendered on this node's report pool. A node that stops finishes the runs it renders (each within
+ * REPORT_BUDGET_SECONDS); one that dies loses its claims and another node runs their next attempts.
+ */
+function reportQueueConsumer(ports: RuntimePorts, queue: WorkQueue, nodeId: string): QueueConsumer {
+  const attempt = createReportRunAttempt({ ...ports, baseUrl: publicBaseUrl(ports.config) }, new AbortController().signal);
+  return new QueueConsumer({ queue, logger: ports.logger }, { queue: REPORTS_QUEUE, consumer: nodeId, concurrency: ports.config.REPORT_THREADS }, generateReportWorkItem(attempt));
+}
+
 /** Transcription jobs go to the lanes' work queues in a cluster; a lone node runs them itself. */
 function transcriptionWorker(ports: RuntimePorts) {
   const queue = ports.workQueue;
@@ -245,6 +274,9 @@ function transcriptionWorker(ports: RuntimePorts) {
 
 /** Claims of a job before its queue item is parked: above the job's own attempts (DEFAULT_MAX_ATTEMPTS), which decide. */
 const TRANSCRIPTION_QUEUE_ATTEMPTS = 10;
+
+/** Every work queue of a cluster (the operator CLI lists their parked items). */
+export const WORK_QUEUES: readonly string[] = [CALLS_QUEUE, TRANSCRIPTION_QUEUES.audio, TRANSCRIPTION_QUEUES.transcript, WEBHOOKS_QUEUE, REPORTS_QUEUE];
 
 /** Every process manager the server runs. */
 export function allProcessManagers(ports: RuntimePorts): ProcessManager[] {
@@ -383,11 +415,18 @@ export function createRuntime(
     lease = new LeaderLease({ store, logger }, singletonWork({ processes, timers }), { nodeId, candidate: config.NODE_ROLE !== 'api', ttlMs: config.LEADER_LEASE_MS });
   }
   const leaderLease = lease;
-  // Every node that may lead also carries calls and runs transcription jobs: it claims them from the work queues
-  // the leader fills, whoever leads.
+  // Every node that may lead also carries calls, runs transcription jobs, makes webhook delivery attempts and
+  // generates report runs: it claims them from the work queues the leader fills, whoever leads.
   const consumersStopped = new AbortController();
   const consumers =
-    workQueue && config.NODE_ROLE !== 'api' ? [callQueueConsumer(ports, workQueue, nodeId), ...transcriptionQueueConsumers(ports, workQueue, nodeId, consumersStopped.signal)] : [];
+    workQueue && config.NODE_ROLE !== 'api'
+      ? [
+          callQueueConsumer(ports, workQueue, nodeId),
+          ...transcriptionQueueConsumers(ports, workQueue, nodeId, consumersStopped.signal),
+          webhookQueueConsumer(ports, workQueue, nodeId),
+          reportQueueConsumer(ports, workQueue, nodeId),
+        ]
+      : [];
   // Creates its table: every table of state.db exists before older records are moved in.
   new IdempotencyStore(stateDb);
   moveServerStateOutOfReadModels(readDb, stateDb, logger);

@@ -16,9 +16,15 @@ export type WorkItemEvent =
   | DomainEvent<'WorkClaimExtended', { queue: string; item_id: string; claim_id: string; expires_at: string }>
   | DomainEvent<'WorkAcked', { queue: string; item_id: string; claim_id: string; acked_at: string }>
   | DomainEvent<'WorkNacked', { queue: string; item_id: string; claim_id: string; reason: string; available_at: string }>
-  | DomainEvent<'WorkParked', { queue: string; item_id: string; claim_id: string | null; reason: string; parked_at: string }>;
+  | DomainEvent<'WorkParked', { queue: string; item_id: string; claim_id: string | null; reason: string; parked_at: string }>
+  /**
+   * The operator put a parked item back (`cli queue requeue`): pending again with a fresh set of attempts. It
+   * carries the item's payload and limit, so a node that no longer indexes the parked item (its index starts after
+   * it) learns the whole item from this one event.
+   */
+  | DomainEvent<'WorkRequeued', { queue: string; item_id: string; payload: Record<string, unknown>; max_attempts: number; requeued_by: string; requeued_at: string }>;
 
-export const WORK_ITEM_EVENT_TYPES = ['WorkEnqueued', 'WorkClaimed', 'WorkClaimExtended', 'WorkAcked', 'WorkNacked', 'WorkParked'] as const satisfies ReadonlyArray<WorkItemEvent['type']>;
+export const WORK_ITEM_EVENT_TYPES = ['WorkEnqueued', 'WorkClaimed', 'WorkClaimExtended', 'WorkAcked', 'WorkNacked', 'WorkParked', 'WorkRequeued'] as const satisfies ReadonlyArray<WorkItemEvent['type']>;
 
 export type WorkItemCommand =
   | { type: 'EnqueueWork'; queue: string; itemId: string; payload: Record<string, unknown>; maxAttempts: number; now: Date }
@@ -26,7 +32,8 @@ export type WorkItemCommand =
   | { type: 'ExtendClaim'; claimId: string; now: Date; timeoutMs: number }
   | { type: 'AckWork'; claimId: string; now: Date }
   | { type: 'NackWork'; claimId: string; now: Date; reason: string; retryAfterMs: number }
-  | { type: 'ParkWork'; claimId: string; now: Date; reason: string };
+  | { type: 'ParkWork'; claimId: string; now: Date; reason: string }
+  | { type: 'RequeueWork'; by: string; now: Date };
 
 export interface WorkClaim {
   claimId: string;
@@ -102,6 +109,20 @@ export const workItemDecider: Decider<WorkItemCommand, WorkItemEvent, WorkItemSt
         return { ...state, status: 'pending', claim: null, availableAt: at(event.data.available_at) };
       case 'WorkParked':
         return { ...state, status: 'parked', claim: null, finishedBy: event.data.claim_id, parkReason: event.data.reason };
+      case 'WorkRequeued':
+        return {
+          ...state,
+          status: 'pending',
+          queue: event.data.queue,
+          itemId: event.data.item_id,
+          payload: event.data.payload,
+          maxAttempts: event.data.max_attempts,
+          attempts: 0,
+          availableAt: at(event.data.requeued_at),
+          claim: null,
+          finishedBy: null,
+          parkReason: null,
+        };
     }
   },
 
@@ -159,6 +180,14 @@ export const workItemDecider: Decider<WorkItemCommand, WorkItemEvent, WorkItemSt
         const availableAt = new Date(command.now.getTime() + Math.max(0, command.retryAfterMs)).toISOString();
         return [{ type: 'WorkNacked', data: { queue, item_id: itemId, claim_id: command.claimId, reason: command.reason, available_at: availableAt } }];
       }
+      case 'RequeueWork':
+        if (state.status !== 'parked') throw invalidState(`work item ${itemId || '(none)'} is not parked`, { status: state.status });
+        return [
+          {
+            type: 'WorkRequeued',
+            data: { queue, item_id: itemId, payload: state.payload, max_attempts: state.maxAttempts, requeued_by: command.by, requeued_at: command.now.toISOString() },
+          },
+        ];
       case 'ParkWork':
         if (state.status === 'parked' && state.finishedBy === command.claimId) return [];
         if (!ownClaim(state, command.claimId)) throw claimLost(state, command.claimId);

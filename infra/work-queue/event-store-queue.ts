@@ -46,6 +46,9 @@ export interface EventStoreWorkQueueOptions {
   indexStart?: IndexStart;
 }
 
+/** Longest wait between looks at an item another node works on (appends by other processes are polled anyway). */
+const FINISHED_LOOK_MS = 1_000;
+
 /** How often the index's start mark is saved at most. */
 const SAVE_START_EVERY_MS = 1_000;
 
@@ -135,9 +138,22 @@ export class EventStoreWorkQueue implements WorkQueue {
     return [...(this.parkedItems.get(queue)?.values() ?? [])].map(({ state }) => ({ queue, id: state.itemId, payload: state.payload, reason: state.parkReason ?? '', attempts: state.attempts }));
   }
 
+  async requeue(queue: string, id: string, by: string): Promise<void> {
+    await this.act(queue, id, { type: 'RequeueWork', by, now: new Date(this.now()) });
+  }
+
   async unfinished(queue: string): Promise<number> {
     await this.catchUp();
     return this.queues.get(queue)?.size ?? 0;
+  }
+
+  async waitUntilFinished(queue: string, id: string, signal: AbortSignal): Promise<'acked' | 'parked' | 'aborted'> {
+    for (;;) {
+      await this.catchUp();
+      if (!this.queues.get(queue)?.has(id)) return this.parkedItems.get(queue)?.has(id) ? 'parked' : 'acked';
+      if (signal.aborted) return 'aborted';
+      await this.store.waitForEvents(this.position, FINISHED_LOOK_MS, signal);
+    }
   }
 
   async waitForWork(queue: string, timeoutMs: number, signal?: AbortSignal): Promise<void> {
@@ -233,8 +249,13 @@ export class EventStoreWorkQueue implements WorkQueue {
     const { queue, item_id: id } = event.data;
     let items = this.queues.get(queue);
     if (!items) this.queues.set(queue, (items = new Map()));
-    const known = items.get(id);
-    if (!known && event.type !== 'WorkEnqueued') return;
+    let known = items.get(id);
+    if (!known && event.type === 'WorkRequeued') {
+      // Back from the parked items; a node whose index starts after the parking builds it from this event alone.
+      known = this.parkedItems.get(queue)?.get(id);
+      this.parkedItems.get(queue)?.delete(id);
+    }
+    if (!known && event.type !== 'WorkEnqueued' && event.type !== 'WorkRequeued') return;
     const item = known ?? { state: workItemDecider.initialState(), revision: -1, enqueuedAt: recorded.position };
     if (recorded.revision <= item.revision) return;
     item.state = workItemDecider.evolve(item.state, event);

@@ -66,8 +66,16 @@ export interface WorkQueue {
   park(item: ClaimedWork, reason: string): Promise<void>;
   /** Items parked in a queue (oldest first). */
   parked(queue: string): Promise<ParkedWork[]>;
+  /** The operator puts a parked item back: claimable at once, with a fresh set of attempts. Throws (`invalid_state`) when it is not parked. */
+  requeue(queue: string, id: string, by: string): Promise<void>;
   /** Items not finished (pending or claimed). */
   unfinished(queue: string): Promise<number>;
+  /**
+   * Resolves when the item is finished on whichever node held it: `acked` (also for an id never enqueued),
+   * `parked`, or `aborted` when the signal fires first. The leader's webhook admission holds a delivery's slot
+   * until then (processes/webhooks/work-queue-delivery.ts).
+   */
+  waitUntilFinished(queue: string, id: string, signal: AbortSignal): Promise<'acked' | 'parked' | 'aborted'>;
   /** Resolves when an item may have become claimable (new work, a nack's back-off or a claim expiring), after `timeoutMs` at most, or on abort. */
   waitForWork(queue: string, timeoutMs: number, signal?: AbortSignal): Promise<void>;
   close(): Promise<void>;

@@ -77,4 +77,17 @@ test('park by the holder sets the item aside for good', () => {
   given(decider, [enqueued, claimA, parked]).when({ type: 'ClaimWork', claimId: 'b', consumer: 'node-b', now: plus(9_000), timeoutMs: 1_000 }).thenThrows('invalid_state');
 });
 
+test('the operator requeues a parked item: pending again with a fresh set of attempts; only a parked item', () => {
+  const parked: WorkItemEvent = { type: 'WorkParked', data: { ...base, claim_id: 'a', reason: 'bad payload', parked_at: iso(10) } };
+  const requeued: WorkItemEvent = { type: 'WorkRequeued', data: { ...base, payload: { call_id: 'c1' }, max_attempts: 2, requeued_by: 'cli', requeued_at: iso(50) } };
+  given(decider, [enqueued, claimA, parked]).when({ type: 'RequeueWork', by: 'cli', now: plus(50) }).then([requeued]);
+  const state = fold(decider, [enqueued, claimA, parked, requeued]);
+  assert.equal([state.status, state.attempts, state.parkReason, claimable(state, plus(50).getTime())], ['pending', 0, null, true]);
+  given(decider, [enqueued, claimA, parked, requeued]).when({ type: 'ClaimWork', claimId: 'b', consumer: 'node-b', now: plus(60), timeoutMs: 1_000 }).then([claimedBy('b', 'node-b', 1, 60)]);
+  given(decider, [enqueued, claimA]).when({ type: 'RequeueWork', by: 'cli', now: plus(50) }).thenThrows('invalid_state');
+  given(decider, [enqueued, claimA, parked, requeued]).when({ type: 'RequeueWork', by: 'cli', now: plus(60) }).thenThrows('invalid_state');
+  // Alone, the event is the whole item (a node whose index starts after the parking learns it from this event).
+  assert.equal(fold(decider, [requeued]).payload, { call_id: 'c1' });
+});
+
 test.run();

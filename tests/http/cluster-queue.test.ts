@@ -4,7 +4,9 @@
  * sandbox campaign through the calls queue (infra/work-queue/): the leader decides what to dial, every node carries
  * calls. The leader is killed with SIGKILL twice and a node carrying calls once; the campaign completes, every
  * contact is dialed, none twice (a call whose claim expired after its dial began is failed as interrupted, never
- * redialed). Run alone: three servers and 2,000 calls take both cores.
+ * redialed). A webhook receiver on loopback, subscribed to the campaign's events, sees every one of them at least
+ * once (deliveries go through the webhooks queue: any node sends them, and a killed node's are sent again). Run
+ * alone: three servers and 2,000 calls take both cores.
  */
 import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -12,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { makeCertificate, startReceiver, type Certificate, type Receiver } from '../support/https-receiver.ts';
 import { cli, client, startServer, type ApiClient, type TestServer } from '../support/server.ts';
 import { loanRenewalScript } from '../support/scripts.ts';
 import { waitFor } from '../support/wait-for.ts';
@@ -19,13 +22,21 @@ import { waitFor } from '../support/wait-for.ts';
 const queue = suite('three nodes carry one campaign through the calls queue');
 
 const CONTACTS = 2_000;
+const WEBHOOK_SECRET = 'whsec_cluster_queue_0123456789';
 let sharedDirectory: string;
+let certificate: Certificate;
+let receiver: Receiver;
 let environment: Record<string, string>;
 const nodes: Array<{ name: string; server: TestServer; alive: boolean }> = [];
 
 queue.before(async () => {
   sharedDirectory = mkdtempSync(join(tmpdir(), 'cluster-queue-'));
+  certificate = makeCertificate();
+  receiver = await startReceiver(certificate, WEBHOOK_SECRET);
   environment = {
+    // The webhook receiver is this process, on loopback, with a self-signed certificate.
+    ALLOW_PRIVATE_TARGETS: 'true',
+    NODE_EXTRA_CA_CERTS: certificate.certPath,
     CLUSTER: 'true',
     EVENTSTORE_FILE: join(sharedDirectory, 'events.db'),
     SECRETS_KEY: 'cluster-test-secrets-key-0123456789abcdef',
@@ -43,6 +54,8 @@ queue.before(async () => {
 
 queue.after(async () => {
   for (const node of nodes) await node.server.stop();
+  await receiver.close();
+  certificate.remove();
   rmSync(sharedDirectory, { recursive: true, force: true });
 });
 
@@ -122,7 +135,7 @@ async function rejoin(name: string): Promise<void> {
   node.alive = true;
 }
 
-queue('a 2,000-contact campaign completes while the leader is killed twice and a node carrying calls once; no contact dialed twice', async () => {
+queue('a 2,000-contact campaign completes while the leader is killed twice and a node carrying calls once; no contact dialed twice; every subscribed event reaches the webhook', async () => {
   const created = await cli(nodes[0]!.server.dataDir, ['workspaces', 'create', '--name', 'Queue', '--json'], environment);
   assert.is(created.code, 0, created.stderr);
   const { key, workspace_id: workspaceId } = JSON.parse(created.stdout) as { key: string; workspace_id: string };
@@ -134,6 +147,8 @@ queue('a 2,000-contact campaign completes while the leader is killed twice and a
   const script = await apis.n1.post('/v1/scripts', loanRenewalScript());
   assert.is(script.status, 201, script.text);
   await waitFor('n2 reads the script', () => apis.n2.get(`/v1/scripts/${script.body.id}`), (r) => r.status === 200, 15_000);
+  const webhook = await apis.n2.post('/v1/webhooks', { url: `${receiver.url}/calls`, events: ['call.completed', 'campaign.started', 'campaign.completed'], secret: WEBHOOK_SECRET });
+  assert.is(webhook.status, 201, webhook.text);
 
   const phones = Array.from({ length: CONTACTS }, (_, index) => `+91${9_600_000_000 + index * 10 + 3 + (index % 5)}`);
   const campaign = await api((client) =>
@@ -182,6 +197,20 @@ queue('a 2,000-contact campaign completes while the leader is killed twice and a
   assert.is(perPhone.size, CONTACTS, 'every contact dialed');
   assert.equal([...perPhone.values()].filter((count) => count > 1), [], 'no contact dialed twice');
 
+  // Every subscribed event reached the receiver at least once, signed; a repeat (an attempt sent again by the node
+  // that took over a killed node's claim) carries the same event id.
+  const expectedCalls = new Set(calls.map((call) => call.id));
+  const heardCalls = () => new Set(receiver.of('call.completed').filter((request) => request.body.data.campaign_id === id).map((request) => request.body.data.call_id as string));
+  await waitFor('every call.completed delivered', async () => heardCalls(), (heard) => [...expectedCalls].every((callId) => heard.has(callId)), 120_000);
+  for (const event of ['campaign.started', 'campaign.completed']) {
+    await waitFor(`${event} delivered`, async () => receiver.of(event).filter((request) => request.body.data.campaign_id === id).length, (count) => count >= 1, 60_000);
+  }
+  assert.ok(receiver.requests.every((request) => request.signatureValid === true), 'every delivery signed');
+  const eventIds = new Map<string, Set<string>>();
+  for (const request of receiver.of('call.completed')) eventIds.set(request.body.data.call_id, (eventIds.get(request.body.data.call_id) ?? new Set()).add(request.body.id));
+  assert.equal([...eventIds.values()].filter((ids) => ids.size > 1), [], 'one event id per call.completed, repeats included');
+  if (process.env.CLUSTER_VERBOSE) console.log(`webhook: ${receiver.requests.length} requests for ${expectedCalls.size + 2} events`);
+
   // From the shared store: every call dialed at most once (one CallDialingStarted per call stream), and the calls
   // were carried by more than one node.
   const events = new Database(environment.EVENTSTORE_FILE!, { readonly: true });
@@ -189,10 +218,14 @@ queue('a 2,000-contact campaign completes while the leader is killed twice and a
     const dialedTwice = events.prepare("SELECT stream, count(*) AS n FROM events WHERE type = 'CallDialingStarted' GROUP BY stream HAVING n > 1").all();
     assert.equal(dialedTwice, [], 'no call dialed twice');
     const carriers = events
-      .prepare("SELECT json_extract(data, '$.consumer') AS consumer, count(*) AS n FROM events WHERE type = 'WorkClaimed' GROUP BY consumer")
+      .prepare("SELECT json_extract(data, '$.consumer') AS consumer, count(*) AS n FROM events WHERE type = 'WorkClaimed' AND json_extract(data, '$.queue') = 'calls' GROUP BY consumer")
       .all() as Array<{ consumer: string; n: number }>;
     if (process.env.CLUSTER_VERBOSE) console.log('claims per node', carriers);
     assert.ok(carriers.length >= 2, `calls carried by ${carriers.map((row) => row.consumer).join(', ')}`);
+    const senders = events
+      .prepare("SELECT json_extract(data, '$.consumer') AS consumer, count(*) AS n FROM events WHERE type = 'WorkClaimed' AND json_extract(data, '$.queue') = 'webhooks' GROUP BY consumer")
+      .all() as Array<{ consumer: string; n: number }>;
+    if (process.env.CLUSTER_VERBOSE) console.log('webhook attempts claimed per node', senders);
   } finally {
     events.close();
   }

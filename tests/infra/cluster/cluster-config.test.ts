@@ -18,6 +18,14 @@ config('EVENTSTORE_FILE names the embedded store; by default it is DATA_DIR/even
   assert.is(loadConfig({ EVENTSTORE_FILE: 'shared/events.db' }).eventsPath, resolve('shared/events.db'));
 });
 
+config('BLOB_DIR: DATA_DIR/blobs on a lone node; beside the shared EVENTSTORE_FILE in a cluster on the embedded store; the setting wins', () => {
+  assert.is(loadConfig({ DATA_DIR: '/srv/node1' }).blobDirectory, '/srv/node1/blobs');
+  assert.is(loadConfig({ DATA_DIR: '/srv/node1', EVENTSTORE_FILE: '/srv/shared/events.db' }).blobDirectory, '/srv/node1/blobs', 'a lone node keeps its own');
+  assert.is(loadConfig({ DATA_DIR: '/srv/node1', EVENTSTORE_FILE: '/srv/shared/events.db', CLUSTER: 'true', ...keys }).blobDirectory, '/srv/shared/blobs');
+  assert.is(loadConfig({ DATA_DIR: '/srv/node1', CLUSTER: 'true', ...keys, BLOB_DIR: '/mnt/nfs/blobs' }).blobDirectory, '/mnt/nfs/blobs');
+  assert.is(loadConfig({ DATA_DIR: '/srv/node1', CLUSTER: 'true', ...keys, EVENTSTORE_URL: 'esdb://db:2113' }).blobDirectory, '/srv/node1/blobs', 'EventStoreDB: no shared file to sit beside; set BLOB_DIR');
+});
+
 config('defaults: a lone node of role all with a five-second-class lease', () => {
   const defaults = loadConfig({});
   assert.equal([defaults.CLUSTER, defaults.NODE_ROLE, defaults.NODE_ID, defaults.LEADER_LEASE_MS], [false, 'all', undefined, 6_000]);

@@ -124,6 +124,26 @@ export function defineWorkQueueContract(name: string, open: (options: { claimTim
     assert.equal((await fixture.node('b').parked('jobs')).map((item) => item.reason), ['the recording is unreadable']);
   });
 
+  contract('the operator requeues a parked item: any node claims it again with a fresh set of attempts; an item not parked is refused', async ({ fixture }) => {
+    const a = fixture.node('a');
+    const b = fixture.node('b');
+    await a.enqueue('jobs', { id: 'j1', payload: { job_id: 'j1' }, maxAttempts: 1 });
+    const [claimed] = await a.claim('jobs', { consumer: 'a', max: 1 });
+    await a.nack(claimed!, { reason: 'the disk was full' });
+    assert.equal((await b.parked('jobs')).map((item) => item.id), ['j1']);
+    await b.requeue('jobs', 'j1', 'operator');
+    assert.equal(await b.parked('jobs'), []);
+    assert.is(await a.unfinished('jobs'), 1);
+    const [again] = await a.claim('jobs', { consumer: 'a', max: 1 });
+    assert.equal([again?.id, again?.payload, again?.attempt], ['j1', { job_id: 'j1' }, 1]);
+    try {
+      await b.requeue('jobs', 'j1', 'operator');
+      assert.unreachable('a claimed item is not parked');
+    } catch (error) {
+      assert.is((error as { code?: string }).code, 'invalid_state');
+    }
+  });
+
   contract('a waiting consumer wakes up when another node enqueues', async ({ fixture }) => {
     const a = fixture.node('a');
     const b = fixture.node('b');
@@ -138,6 +158,27 @@ export function defineWorkQueueContract(name: string, open: (options: { claimTim
     await b.enqueue('calls', { id: 'c9', payload: {} });
     await waiting;
     assert.equal(claimed.map((item) => item.id), ['c9']);
+  });
+
+  contract('a node waiting for an item another node works on sees it finish: acked, parked, or the wait aborted', async ({ fixture }) => {
+    const a = fixture.node('a');
+    const b = fixture.node('b');
+    for (const id of ['d1', 'd2', 'd3']) await a.enqueue('deliveries', { id, payload: {} });
+    const claimed = new Map((await b.claim('deliveries', { consumer: 'b', max: 3 })).map((item) => [item.id, item]));
+    const never = new AbortController();
+    const acked = a.waitUntilFinished('deliveries', 'd1', never.signal);
+    const parked = a.waitUntilFinished('deliveries', 'd2', never.signal);
+    const stopped = new AbortController();
+    const aborted = a.waitUntilFinished('deliveries', 'd3', stopped.signal);
+    let settled = false;
+    void acked.then(() => (settled = true));
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    assert.is(settled, false, 'still claimed: not finished');
+    await b.ack(claimed.get('d1')!);
+    await b.park(claimed.get('d2')!, 'the receiver is gone');
+    stopped.abort();
+    assert.equal(await Promise.all([acked, parked, aborted]), ['acked', 'parked', 'aborted']);
+    assert.is(await a.waitUntilFinished('deliveries', 'never-enqueued', never.signal), 'acked', 'nothing to wait for');
   });
 
   contract.run();

@@ -66,4 +66,26 @@ restart('the mark stays at the oldest unfinished item; a queue opened from it st
   }
 });
 
+restart('an item parked before a node\'s start mark and requeued is claimable on that node (the requeue event carries the whole item)', async () => {
+  const directory = mkdtempSync(join(tmpdir(), 'work-queue-requeue-'));
+  const store = createSqliteEventStore(join(directory, 'events.db'));
+  const state = new Database(join(directory, 'state.db'));
+  try {
+    const first = new EventStoreWorkQueue(store, { claimTimeoutMs: 1_000, nodeId: 'a', indexStart: sqliteIndexStart(state) });
+    await first.enqueue('jobs', { id: 'p1', payload: { job_id: 'p1' }, maxAttempts: 1 });
+    const [claimed] = await first.claim('jobs', { consumer: 'a', max: 1 });
+    await first.park(claimed!, 'unreadable');
+    await first.unfinished('jobs');
+    const restarted = new EventStoreWorkQueue(store, { claimTimeoutMs: 1_000, nodeId: 'a2', indexStart: sqliteIndexStart(state) });
+    assert.equal(await restarted.parked('jobs'), [], 'parked before the mark: not indexed');
+    await new EventStoreWorkQueue(store, { claimTimeoutMs: 1_000, nodeId: 'cli' }).requeue('jobs', 'p1', 'operator');
+    const [again] = await restarted.claim('jobs', { consumer: 'a2', max: 1 });
+    assert.equal([again?.id, again?.payload, again?.attempt], ['p1', { job_id: 'p1' }, 1]);
+  } finally {
+    state.close();
+    await store.close();
+    rmSync(directory, { recursive: true, force: true });
+  }
+});
+
 restart.run();

@@ -94,7 +94,7 @@ const configSchema = z.object({
   REPORT_THREAD_NICE: z.coerce.number().int().min(0).max(19).default(10),
   /**
    * `on`: sentiment and intent come from the lexicon rules with the trained call classifier on top
-   * (infra/analysis/classifier/, docs/analysis.md "The trained classifier"); `off`: the rules alone.
+   * (infra/analysis/classifier/, docs/analysis.md "The trained call classifier"); `off`: the rules alone.
    */
   ANALYSIS_CLASSIFIER: z.enum(['on', 'off']).default('on'),
   /** How long the analysis of one transcript may run before it is stopped (`analysis_budget_exceeded`). */

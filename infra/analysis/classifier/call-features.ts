@@ -11,7 +11,8 @@
  *   n:  words in a customer clause that holds a negator of the rules' lexicons ("not happy", "खुश नहीं")
  *   a:  the agent's words: what the call is about (a renewal, an overdue EMI, an offer)
  *   r:  the rules' own readings (their intent, its score per label, their sentiment sign and score, the last
- *       turn's valence) and a few counts; not scaled
+ *       turn's valence) and a few counts; not scaled. A model trained without the readings (the trainer's "text"
+ *       feature set) has none of them in its vocabulary, so they are dropped here
  *
  * Only the last MODEL_TEXT_CHARACTERS of each side's speech are read: a call's features stay bounded whatever the
  * transcript's size (the rules still read all of it).

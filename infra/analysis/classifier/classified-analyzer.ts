@@ -1,6 +1,7 @@
 /**
  * The lexicon analyzer with the trained call classifier on top (ANALYSIS_CLASSIFIER=on; docs/analysis.md, "The
- * trained classifier"). The rules read the call first; the classifier reads the call and the rules' readings, and
+ * trained call classifier"). The rules read the call first; the classifier reads the call (the rules' readings too
+ * when the model was trained with them; the committed one was not, cross-validation preferred the text alone), and
  * its answer replaces the rules' only where the model file says it may: when it differs and its probability is at
  * least the task's `override_at` (chosen by cross-validation on the training data, never on a held-out slice).
  * Summary and QA are the rules'; the summary names the combined intent and tone (analyse-transcript.ts hands them).

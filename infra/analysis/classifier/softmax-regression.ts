@@ -1,6 +1,6 @@
 /**
  * Multinomial logistic (softmax) regression over sparse features: the learner behind the call classifier
- * (docs/analysis.md, "The trained classifier"). Written here rather than taken from npm: `ml-logistic-regression`
+ * (docs/analysis.md, "The trained call classifier"). Written here rather than taken from npm: `ml-logistic-regression`
  * (2.0) trains one-vs-rest over dense `ml-matrix` rows without regularisation, and a call has a few hundred
  * active features out of thousands; the naive Bayes packages tokenise English only.
  *

@@ -6,19 +6,26 @@
  *   bench/data/held-out-2-round-2.json, the figures when the third round started). Its figures are tuned-on now.
  * - the third slice, bench/data/held-out-3-transcripts.json: written and committed before the third round, measured
  *   once then (bench/data/held-out-3-baseline.json), never tuned on, and run once at the end of the round
- *   (bench/data/held-out-3-round-3.json): its figures are the honest ones.
+ *   (bench/data/held-out-3-round-3.json). Since round 4 it is training data of the call classifier.
+ * - the fourth slice, bench/data/held-out-4-transcripts.json: written and committed before any classifier code
+ *   existed, measured once with the rules alone then (bench/data/held-out-4-baseline.json), never trained or tuned
+ *   on, and run once with the final classifier (bench/data/held-out-4-round-4.json): its figures are the honest ones.
  *
- * Run: npx tsx bench/analysis-sentiment.ts [--slice 2|3] [--misses] [--held-out-misses] [--record-baseline]
- *   --slice 2         print only the second slice (what a tuning session runs, so as not to watch the third)
+ * Run: npx tsx bench/analysis-sentiment.ts [--slice 2|3|4] [--classifier] [--misses] [--held-out-misses] [--record-baseline]
+ *   --slice 2         print only the second slice (what a tuning session runs, so as not to watch the others)
+ *   --classifier      measure the rules with the trained call classifier (ANALYSIS_CLASSIFIER=on) instead of the
+ *                     rules alone; on slices 1-3, its own training data, that says nothing about new calls
  *   --misses          list every miss on the second slice (tuning data)
- *   --held-out-misses list the third slice's misses (only after tuning is finished: reading them is tuning)
+ *   --held-out-misses list the third and fourth slices' misses (only after tuning is finished: reading them is tuning)
  *   --record-baseline print the slices' figures as JSON, to record a baseline file
  * bench/analysis.ts imports measureSentimentSlices() and printSentimentSlice().
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { loadCallClassifier } from '../infra/analysis/classifier/call-classifier-model.ts';
+import { createClassifiedAnalyzer } from '../infra/analysis/classifier/classified-analyzer.ts';
 import { createLexiconAnalyzer } from '../infra/analysis/lexicon-analyzer.ts';
-import type { TranscriptSegment } from '../infra/analysis/port.ts';
+import type { Analyzer, TranscriptSegment } from '../infra/analysis/port.ts';
 import { sentimentBucket } from '../infra/analysis/sentiment.ts';
 
 interface LabelledTranscript {
@@ -53,7 +60,7 @@ export interface RecordedFigures {
 }
 
 export interface SlicePlan {
-  /** `held_out_2` or `held_out_3`. */
+  /** `held_out_2`, `held_out_3` or `held_out_4`. */
   slice: string;
   title: string;
   dataPath: string;
@@ -68,6 +75,8 @@ export interface SentimentSliceFigures {
   /** Recorded columns, oldest first; a missing file is left out. */
   before: RecordedFigures[];
   misses: SentimentMiss[];
+  /** CPU time of the sentiment and intent of one call, in milliseconds (mean over the slice; one thread). */
+  cpuMsPerCall: number;
 }
 
 const data = (name: string) => fileURLToPath(new URL(`./data/${name}`, import.meta.url));
@@ -84,14 +93,30 @@ export const SLICES: readonly SlicePlan[] = [
   },
   {
     slice: 'held_out_3',
-    title: 'third slice (HELD OUT: never tuned on; quote these)',
+    title: 'third slice (held out for round 3, training data of the classifier since round 4)',
     dataPath: data('held-out-3-transcripts.json'),
     baselines: [
       { label: 'round 2', path: data('held-out-3-baseline.json') },
       { label: 'round 3', path: data('held-out-3-round-3.json') },
     ],
   },
+  {
+    slice: 'held_out_4',
+    title: 'fourth slice (HELD OUT: never trained or tuned on; quote these)',
+    dataPath: data('held-out-4-transcripts.json'),
+    baselines: [
+      { label: 'rules', path: data('held-out-4-baseline.json') },
+      { label: 'round 4', path: data('held-out-4-round-4.json') },
+    ],
+  },
 ];
+
+/** The analyzers a slice can be measured with: the rules alone, or the rules with the trained call classifier. */
+export type MeasuredAnalyzer = 'rules' | 'classifier';
+
+export function analyzerFor(kind: MeasuredAnalyzer): Analyzer {
+  return kind === 'classifier' ? createClassifiedAnalyzer(loadCallClassifier()) : createLexiconAnalyzer();
+}
 
 const SIGN = { positive: 1, neutral: 0, negative: -1 } as const;
 const GROUPS = ['en', 'hi', 'hinglish', 'mr', 'ta', 'te'];
@@ -106,12 +131,12 @@ function readRecorded(label: string, path: string): RecordedFigures | null {
   }
 }
 
-export function measureSentimentSlice(plan: SlicePlan): SentimentSliceFigures {
+export function measureSentimentSlice(plan: SlicePlan, analyzer: Analyzer = createLexiconAnalyzer()): SentimentSliceFigures {
   const transcripts = (JSON.parse(readFileSync(plan.dataPath, 'utf8')) as { transcripts: LabelledTranscript[] })
     .transcripts;
-  const analyzer = createLexiconAnalyzer();
   const byGroup = new Map<string, LanguageFigures>();
   const misses: SentimentMiss[] = [];
+  const cpuBefore = process.cpuUsage();
   for (const transcript of transcripts) {
     const input = { segments: transcript.segments, language: transcript.language };
     const score = analyzer.sentiment(input).overall;
@@ -134,16 +159,18 @@ export function measureSentimentSlice(plan: SlicePlan): SentimentSliceFigures {
       });
     }
   }
+  const cpu = process.cpuUsage(cpuBefore);
+  const cpuMsPerCall = (cpu.user + cpu.system) / 1000 / Math.max(1, transcripts.length);
   const now = [...byGroup.values()].sort((a, b) => GROUPS.indexOf(a.group) - GROUPS.indexOf(b.group));
   const before = plan.baselines
     .map(({ label, path }) => readRecorded(label, path))
     .filter((r): r is RecordedFigures => r !== null);
-  return { slice: plan.slice, title: plan.title, dataPath: plan.dataPath, now, before, misses };
+  return { slice: plan.slice, title: plan.title, dataPath: plan.dataPath, now, before, misses, cpuMsPerCall };
 }
 
 /** Every slice whose file exists (`only`: the slices to measure, by name). */
-export function measureSentimentSlices(only?: readonly string[]): SentimentSliceFigures[] {
-  return SLICES.filter((plan) => !only || only.includes(plan.slice)).map(measureSentimentSlice);
+export function measureSentimentSlices(only?: readonly string[], analyzer: Analyzer = createLexiconAnalyzer()): SentimentSliceFigures[] {
+  return SLICES.filter((plan) => !only || only.includes(plan.slice)).map((plan) => measureSentimentSlice(plan, analyzer));
 }
 
 function total(rows: readonly LanguageFigures[]): LanguageFigures {
@@ -176,6 +203,7 @@ export function printSentimentSlice(figures: SentimentSliceFigures, indent = '  
     console.log(`${indent}${row.group.padEnd(9)} ${column((r) => r.signCorrect)} ${column((r) => r.intentCorrect)}`);
   }
   console.log(`${indent}targets: sentiment sign >= 90% and intent >= 95% per language`);
+  console.log(`${indent}CPU: ${figures.cpuMsPerCall.toFixed(2)} ms per call (sentiment + intent, one thread, including first-call warm-up)`);
 }
 
 function printMisses(misses: readonly SentimentMiss[]): void {
@@ -191,10 +219,11 @@ function printMisses(misses: readonly SentimentMiss[]): void {
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const sliceArg = process.argv.indexOf('--slice');
   const only = sliceArg > 0 ? [`held_out_${process.argv[sliceArg + 1]}`] : undefined;
-  for (const figures of measureSentimentSlices(only)) {
-    console.log(`\nSentiment and intent, ${figures.title}: ${figures.dataPath.replace(/^.*\/bench\//, 'bench/')}\n`);
+  const kind: MeasuredAnalyzer = process.argv.includes('--classifier') ? 'classifier' : 'rules';
+  for (const figures of measureSentimentSlices(only, analyzerFor(kind))) {
+    console.log(`\nSentiment and intent (${kind === 'classifier' ? 'rules + call classifier' : 'rules alone'}), ${figures.title}: ${figures.dataPath.replace(/^.*\/bench\//, 'bench/')}\n`);
     printSentimentSlice(figures);
-    const listMisses = figures.slice === 'held_out_3' ? '--held-out-misses' : '--misses';
+    const listMisses = figures.slice === 'held_out_2' ? '--misses' : '--held-out-misses';
     if (process.argv.includes(listMisses)) printMisses(figures.misses);
     if (process.argv.includes('--record-baseline')) console.log(JSON.stringify({ figures: figures.now }));
   }

@@ -8,7 +8,8 @@
  *   3. Text-analysis throughput and intent / sentiment accuracy per language on the labelled sets
  *      (bench/analysis-text.ts), the tuned set and the held-out slice reported separately.
  *   4. Sentiment sign agreement and intent accuracy per language on the second slice (tuned on since round 3 of
- *      issue 18) and the third, held-out slice: recorded columns and now (bench/analysis-sentiment.ts).
+ *      issue 18), the third (training data of the call classifier) and the fourth, held-out slice: recorded columns
+ *      and now, the rules alone, then the fourth slice with the call classifier (bench/analysis-sentiment.ts).
  *   5. Summary quality per language, before (main's summarizer) and after, on labelled calls
  *      (bench/analysis-summary.ts): outcome, request and amount stated; boilerplate sentences chosen.
  *
@@ -31,7 +32,7 @@ import { createTranscriptionWorker } from '../processes/analysis/transcription-w
 import { measureTextAnalysis, type AccuracyFigures } from './analysis-text.ts';
 import { BEFORE_COMMIT, measureSummaryQuality, printSummaryQuality } from './analysis-summary.ts';
 import { describe, measureSpeechRecognition, SCRIPT } from './speech.ts';
-import { measureSentimentSlices, printSentimentSlice } from './analysis-sentiment.ts';
+import { analyzerFor, measureSentimentSlices, printSentimentSlice } from './analysis-sentiment.ts';
 
 function numberArgument(name: string, fallback: number): number {
   const index = process.argv.indexOf(`--${name}`);
@@ -157,7 +158,12 @@ for (const set of text.sets) {
 
 console.log('\n4. Sentiment sign and intent per language on the issue-18 slices (recorded columns, then now)');
 for (const slice of measureSentimentSlices()) {
-  console.log(`\n  ${slice.title}`);
+  console.log(`\n  ${slice.title}, rules alone`);
+  printSentimentSlice(slice);
+}
+// The trained classifier's training data are slices 1-3: only the fourth slice says how it does on new calls.
+for (const slice of measureSentimentSlices(['held_out_4'], analyzerFor('classifier'))) {
+  console.log(`\n  ${slice.title}, rules + call classifier (ANALYSIS_CLASSIFIER=on)`);
   printSentimentSlice(slice);
 }
 

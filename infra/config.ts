@@ -92,6 +92,11 @@ const configSchema = z.object({
    * went from 1.8-2.3x its idle p99 to 1.0-1.1x, and a report's minutes are not what anyone waits on.
    */
   REPORT_THREAD_NICE: z.coerce.number().int().min(0).max(19).default(10),
+  /**
+   * `on`: sentiment and intent come from the lexicon rules with the trained call classifier on top
+   * (infra/analysis/classifier/, docs/analysis.md "The trained call classifier"); `off`: the rules alone.
+   */
+  ANALYSIS_CLASSIFIER: z.enum(['on', 'off']).default('on'),
   /** How long the analysis of one transcript may run before it is stopped (`analysis_budget_exceeded`). */
   ANALYSIS_BUDGET_SECONDS: z.coerce.number().positive().max(3600).default(60),
   /** Worker threads that run transcript searches (GET /v1/analytics/search) off the event loop. */

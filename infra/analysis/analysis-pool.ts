@@ -29,6 +29,8 @@ export interface AnalysisPoolOptions {
   maxHeapMb?: number;
   /** The threads' nice value (ANALYSIS_THREAD_NICE; default 0, the normal priority). */
   nice?: number;
+  /** Whether the lexicon analyzer runs with the trained call classifier on top (ANALYSIS_CLASSIFIER=on). */
+  classifier?: boolean;
   /** A file: URL of the TypeScript module whose default export analyses; tests inject slow or greedy ones. */
   workerModule?: string;
 }
@@ -46,7 +48,7 @@ export function createAnalysisPool(options: AnalysisPoolOptions): AnalysisPool {
   const started = (): Piscina =>
     (pool ??= new Piscina({
       filename: TYPESCRIPT_WORKER,
-      workerData: { module: options.workerModule ?? LEXICON_ANALYSIS_WORKER, nice: options.nice ?? 0 },
+      workerData: { module: options.workerModule ?? LEXICON_ANALYSIS_WORKER, nice: options.nice ?? 0, classifier: options.classifier ?? false },
       minThreads: threads,
       maxThreads: threads,
       // The thread compiles TypeScript itself; the parent's flags (a loader, a profiler) are not its business.

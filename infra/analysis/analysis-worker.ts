@@ -1,13 +1,18 @@
 /**
- * What each thread of the analysis pool (analysis-pool.ts) runs: the lexicon analysis of one transcript. Loaded
- * through infra/worker-threads/typescript-worker.mjs, which compiles TypeScript in the thread.
+ * What each thread of the analysis pool (analysis-pool.ts) runs: the lexicon analysis of one transcript, with the
+ * trained call classifier on top when the pool was started with `classifier` (ANALYSIS_CLASSIFIER=on; the model is
+ * loaded once per thread). Loaded through infra/worker-threads/typescript-worker.mjs, which compiles TypeScript in
+ * the thread.
  */
+import { workerData } from 'node:worker_threads';
 import { analyseTranscript } from './analyse-transcript.ts';
+import { loadCallClassifier } from './classifier/call-classifier-model.ts';
+import { createClassifiedAnalyzer } from './classifier/classified-analyzer.ts';
 import { evaluateComplianceTask, type ComplianceEvaluationResult, type ComplianceEvaluationTask } from './compliance-evaluation.ts';
 import { createLexiconAnalyzer } from './lexicon-analyzer.ts';
 import type { TranscriptAnalysisInput, TranscriptAnalysisResult } from './transcript-analysis.ts';
 
-const analyzer = createLexiconAnalyzer();
+const analyzer = (workerData as { classifier?: boolean } | null)?.classifier ? createClassifiedAnalyzer(loadCallClassifier()) : createLexiconAnalyzer();
 
 export default function analyse(input: TranscriptAnalysisInput): TranscriptAnalysisResult {
   return analyseTranscript(input, analyzer);

@@ -363,7 +363,7 @@ function weightedScore(
  * more speakers: everyone but the one who opened the call (the agent or voice bot of an outbound call), so the
  * script's courtesy never counts as the customer's mood.
  */
-function customerVoice(segments: readonly TranscriptSegment[]): TranscriptSegment[] {
+export function customerVoice(segments: readonly TranscriptSegment[]): TranscriptSegment[] {
   const labelled = segments.some((s) => ['customer', 'agent'].includes(s.speaker.toLowerCase()));
   if (labelled) return customerSegments(segments);
   const speakers = new Set(segments.map((segment) => segment.speaker));

@@ -1,11 +1,11 @@
 /**
- * The issue-18 slices behind bench/analysis-sentiment.ts: the third (held-out) slice is well formed, and the bench
- * measures every slice against its recorded columns.
+ * The issue-18 slices behind bench/analysis-sentiment.ts: the third and fourth slices are well formed, and the bench
+ * measures every slice against its recorded columns, with the rules alone and with the call classifier.
  */
 import { readFileSync } from 'node:fs';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { measureSentimentSlices } from '../../bench/analysis-sentiment.ts';
+import { analyzerFor, measureSentimentSlices } from '../../bench/analysis-sentiment.ts';
 import { isIntentLabel } from '../../infra/analysis/intent-labels.ts';
 
 interface SliceFile {
@@ -21,19 +21,18 @@ interface SliceFile {
   }[];
 }
 
-const third: SliceFile = JSON.parse(
-  readFileSync(new URL('../../bench/data/held-out-3-transcripts.json', import.meta.url), 'utf8'),
-);
+const slice = (name: string): SliceFile =>
+  JSON.parse(readFileSync(new URL(`../../bench/data/${name}-transcripts.json`, import.meta.url), 'utf8'));
 
-test('given the third slice, then it has at least 22 calls per language group with valid labels and a customer turn each', () => {
+for (const [name, split] of [['held-out-3', 'held_out_3'], ['held-out-4', 'held_out_4']] as const) test(`given the ${name} slice, then it has at least 22 calls per language group with valid labels and a customer turn each`, () => {
   const perGroup = new Map<string, number>();
   const ids = new Set<string>();
-  for (const call of third.transcripts) {
+  for (const call of slice(name).transcripts) {
     const group = call.variant ?? call.language.slice(0, 2);
     perGroup.set(group, (perGroup.get(group) ?? 0) + 1);
     assert.ok(!ids.has(call.id), `duplicate id ${call.id}`);
     ids.add(call.id);
-    assert.is(call.split, 'held_out_3');
+    assert.is(call.split, split);
     assert.ok(call.intent === null || isIntentLabel(call.intent), `${call.id}: intent ${call.intent}`);
     assert.ok([-1, 0, 1].includes(call.sentiment), `${call.id}: sentiment ${call.sentiment}`);
     assert.ok(call.segments.some((segment) => segment.speaker === 'customer'), `${call.id}: no customer turn`);
@@ -43,10 +42,11 @@ test('given the third slice, then it has at least 22 calls per language group wi
   for (const [group, calls] of perGroup) assert.ok(calls >= 22, `${group}: ${calls} calls`);
 });
 
-test('given both slices, when measured, then every group is counted and the recorded columns are read', () => {
-  const slices = measureSentimentSlices();
-  assert.equal(slices.map((slice) => slice.slice), ['held_out_2', 'held_out_3']);
+test('given the slices, when measured with the rules and with the classifier, then every group is counted and the recorded columns are read', () => {
+  const slices = [...measureSentimentSlices(), ...measureSentimentSlices(['held_out_4'], analyzerFor('classifier'))];
+  assert.equal(slices.map((slice) => slice.slice), ['held_out_2', 'held_out_3', 'held_out_4', 'held_out_4']);
   for (const slice of slices) {
+    assert.ok(slice.cpuMsPerCall > 0);
     assert.is(slice.now.reduce((sum, row) => sum + row.calls, 0), 132);
     assert.ok(slice.before.length >= 1, `${slice.slice}: no recorded column`);
     for (const recorded of slice.before) assert.is(recorded.figures.length, 6);

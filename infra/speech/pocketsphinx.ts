@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { languageSubtag } from '../../domain/shared/language.ts';
 import { ConcurrencyLimit } from './concurrency-limit.ts';
 import { runTool } from './external-tool.ts';
+import { LiveDecoding } from './pocketsphinx-live.ts';
 import { recognizeInPieces } from './piecewise-recognition.ts';
 import {
   LanguageNotSupportedError,
@@ -36,6 +37,11 @@ export interface PocketSphinxOptions {
   modelDir?: string;
   /** Decoder processes at once for this instance; default: the number of cores. */
   concurrency?: number;
+  /**
+   * Live decoders (fed while the customer speaks, `startLive`) at once, apart from `concurrency`: they wait on the
+   * line most of the time. Default: the number of cores. Beyond it an answer is decoded once it is over.
+   */
+  liveConcurrency?: number;
   /** Longest piece sent to one process; default 60 s (model loading costs about 0.5 s per piece). */
   maxChunkSeconds?: number;
   /**
@@ -63,12 +69,14 @@ export class PocketSphinxRecognizer implements SpeechRecognizer {
   private readonly modelDir: string;
   private readonly maxChunkSeconds: number;
   private readonly limit: ConcurrencyLimit;
+  private readonly liveLimit: ConcurrencyLimit;
   private readonly telephoneBand: 'fold' | 'none';
   private readonly languageModel: string;
   private readonly options: PocketSphinxOptions;
 
-  constructor(options: PocketSphinxOptions = {}, sharedLimit?: ConcurrencyLimit) {
+  constructor(options: PocketSphinxOptions = {}, sharedLimit?: ConcurrencyLimit, sharedLiveLimit?: ConcurrencyLimit) {
     this.options = options;
+    this.liveLimit = sharedLiveLimit ?? new ConcurrencyLimit(options.liveConcurrency ?? availableParallelism());
     this.binary = options.binary ?? 'pocketsphinx_continuous';
     this.modelDir = options.modelDir ?? DEBIAN_POCKETSPHINX_MODEL_DIR;
     this.maxChunkSeconds = options.maxChunkSeconds ?? 60;
@@ -79,12 +87,12 @@ export class PocketSphinxRecognizer implements SpeechRecognizer {
 
   /** The same recogniser decoding with another language model; processes count against the same limit. */
   withLanguageModel(languageModel: string): PocketSphinxRecognizer {
-    return new PocketSphinxRecognizer({ ...this.options, languageModel, search: undefined }, this.limit);
+    return new PocketSphinxRecognizer({ ...this.options, languageModel, search: undefined }, this.limit, this.liveLimit);
   }
 
   /** The same recogniser decoding with a grammar or keyphrase list; processes count against the same limit. */
   withSearch(search: { jsgf: string } | { kws: string }): PocketSphinxRecognizer {
-    return new PocketSphinxRecognizer({ ...this.options, search }, this.limit);
+    return new PocketSphinxRecognizer({ ...this.options, search }, this.limit, this.liveLimit);
   }
 
   private searchArguments(): string[] {
@@ -107,6 +115,42 @@ export class PocketSphinxRecognizer implements SpeechRecognizer {
     return resultFromWords(words);
   }
 
+  /**
+   * A decoder that starts now and is fed 16 kHz audio as it arrives (pocketsphinx-live.ts); null when every live
+   * decoder is busy (then decode the finished answer with `recognize`). The audio is decoded as given: a caller
+   * with telephone-band audio upsamples it the way it would for `recognize` (see the class comment on folding).
+   */
+  startLive(language: string): LiveDecoding | null {
+    if (!this.supports(language)) throw new LanguageNotSupportedError(language, this.name);
+    const release = this.liveLimit.tryAcquire();
+    if (release === null) return null;
+    const search = this.options.search;
+    return new LiveDecoding(
+      {
+        binary: this.binary,
+        args: this.decoderArguments(),
+        // The longest answer a call takes (15 s) and its decode, with room for a loaded machine.
+        timeoutMs: 120_000,
+        parse: (stdout) => {
+          const words = parseTimedOutput(stdout);
+          return search !== undefined && 'kws' in search ? words.sort((a, b) => a.start - b.start) : words;
+        },
+      },
+      release,
+    );
+  }
+
+  private decoderArguments(): string[] {
+    return [
+      '-samprate', String(RECOGNIZER_SAMPLE_RATE),
+      '-hmm', `${this.modelDir}/en-us`,
+      ...this.searchArguments(),
+      '-dict', `${this.modelDir}/cmudict-en-us.dict`,
+      '-time', 'yes',
+      '-logfn', '/dev/null',
+    ];
+  }
+
   private async recognizePiece(samples: Int16Array, signal: AbortSignal): Promise<RecognizedWord[]> {
     const seconds = samples.length / RECOGNIZER_SAMPLE_RATE;
     // The decoder opens its input by name, and Node's stdin pipes are sockets it cannot open: a temp file it is.
@@ -116,15 +160,7 @@ export class PocketSphinxRecognizer implements SpeechRecognizer {
       await writeFile(inputPath, encodeWav({ sampleRate: RECOGNIZER_SAMPLE_RATE, channels: [samples] }));
       const { stdout } = await runTool(
         this.binary,
-        [
-          '-infile', inputPath,
-          '-samprate', String(RECOGNIZER_SAMPLE_RATE),
-          '-hmm', `${this.modelDir}/en-us`,
-          ...this.searchArguments(),
-          '-dict', `${this.modelDir}/cmudict-en-us.dict`,
-          '-time', 'yes',
-          '-logfn', '/dev/null',
-        ],
+        ['-infile', inputPath, ...this.decoderArguments()],
         { timeoutMs: 30_000 + seconds * 3_000, signal },
       );
       const words = parseTimedOutput(stdout.toString('utf8'));

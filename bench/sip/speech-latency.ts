@@ -136,6 +136,15 @@ export async function measureSpeechLatency(options: SpeechLatencyOptions): Promi
     ...base,
     synthesize: timed('synthesisMs', base.synthesize.bind(base)),
     ...(base.recognize ? { recognize: timed('recognitionMs', base.recognize.bind(base)) } : {}),
+    // Heard live: what counts is what is left once the answer is over (its result).
+    ...(base.hearLive
+      ? {
+          hearLive: (language: string, context: { script: Script }) => {
+            const live = base.hearLive!(language, context);
+            return live && { hear: live.hear.bind(live), cancel: live.cancel.bind(live), result: timed('recognitionMs', live.result.bind(live)) };
+          },
+        }
+      : {}),
   };
 
   const engines = [];

@@ -291,6 +291,9 @@ class Conversation {
         language: this.request.language,
         dtmfRoutes: dtmfRoutesOf(step),
         ...(live ? { hear: (chunk: AudioClip) => live.hear(chunk) } : {}),
+      }).catch((error: unknown) => {
+        live?.cancel();
+        throw error;
       });
       if (input.kind !== 'speech') live?.cancel();
       if (input.kind === 'hangup') {

@@ -97,13 +97,20 @@ function contactName(index: number): string {
   return `${NAMES[index % NAMES.length]}${index >= NAMES.length ? ` ${String.fromCharCode(65 + Math.floor(index / NAMES.length) - 1)}` : ''}`;
 }
 
+/** The words without the synthesiser's own quiet before and after them, so a pause is as long as ANSWERS says. */
+function withoutQuietEnds(pcm: Int16Array): Int16Array {
+  const loud = (sample: number) => Math.abs(sample) > 300;
+  const first = pcm.findIndex(loud);
+  return first < 0 ? new Int16Array(0) : pcm.subarray(first, pcm.findLastIndex(loud) + 1);
+}
+
 /** Quiet line (as the DTMF customers), the spoken answer at SPEAK_AT_SECONDS, quiet for 6 s more; 8 kHz. */
 async function answerPcm(words: readonly string[], pauseSeconds: number): Promise<Int16Array> {
   const parts: Int16Array[] = [];
   for (const [index, phrase] of words.entries()) {
     if (index > 0) parts.push(new Int16Array(Math.round(pauseSeconds * 8000)));
     const speech = await synthesize(phrase, 'en-IN', { voice: 'agent' });
-    parts.push(resample(speech, 8000));
+    parts.push(withoutQuietEnds(resample(speech, 8000)));
   }
   const lead = SPEAK_AT_SECONDS * 8000;
   const total = lead + parts.reduce((sum, part) => sum + part.length, 0) + 6 * 8000;

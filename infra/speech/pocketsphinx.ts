@@ -35,13 +35,12 @@ export interface PocketSphinxOptions {
   binary?: string;
   /** Directory holding `en-us/` (acoustic model), `en-us.lm.bin` and `cmudict-en-us.dict`. */
   modelDir?: string;
-  /** Decoder processes at once for this instance; default: the number of cores. */
-  concurrency?: number;
   /**
-   * Live decoders (fed while the customer speaks, `startLive`) at once, apart from `concurrency`: they wait on the
-   * line most of the time. Default: the number of cores. Beyond it an answer is decoded once it is over.
+   * Decoder processes at once for this instance, live ones (`startLive`) included; default: the number of cores.
+   * Decoding costs about 1 s of CPU per spoken answer here whichever way it runs, so more processes than cores only
+   * make every answer slower (measured in docs/telephony.md, "Latency").
    */
-  liveConcurrency?: number;
+  concurrency?: number;
   /** Longest piece sent to one process; default 60 s (model loading costs about 0.5 s per piece). */
   maxChunkSeconds?: number;
   /**
@@ -69,14 +68,12 @@ export class PocketSphinxRecognizer implements SpeechRecognizer {
   private readonly modelDir: string;
   private readonly maxChunkSeconds: number;
   private readonly limit: ConcurrencyLimit;
-  private readonly liveLimit: ConcurrencyLimit;
   private readonly telephoneBand: 'fold' | 'none';
   private readonly languageModel: string;
   private readonly options: PocketSphinxOptions;
 
-  constructor(options: PocketSphinxOptions = {}, sharedLimit?: ConcurrencyLimit, sharedLiveLimit?: ConcurrencyLimit) {
+  constructor(options: PocketSphinxOptions = {}, sharedLimit?: ConcurrencyLimit) {
     this.options = options;
-    this.liveLimit = sharedLiveLimit ?? new ConcurrencyLimit(options.liveConcurrency ?? availableParallelism());
     this.binary = options.binary ?? 'pocketsphinx_continuous';
     this.modelDir = options.modelDir ?? DEBIAN_POCKETSPHINX_MODEL_DIR;
     this.maxChunkSeconds = options.maxChunkSeconds ?? 60;
@@ -87,12 +84,12 @@ export class PocketSphinxRecognizer implements SpeechRecognizer {
 
   /** The same recogniser decoding with another language model; processes count against the same limit. */
   withLanguageModel(languageModel: string): PocketSphinxRecognizer {
-    return new PocketSphinxRecognizer({ ...this.options, languageModel, search: undefined }, this.limit, this.liveLimit);
+    return new PocketSphinxRecognizer({ ...this.options, languageModel, search: undefined }, this.limit);
   }
 
   /** The same recogniser decoding with a grammar or keyphrase list; processes count against the same limit. */
   withSearch(search: { jsgf: string } | { kws: string }): PocketSphinxRecognizer {
-    return new PocketSphinxRecognizer({ ...this.options, search }, this.limit, this.liveLimit);
+    return new PocketSphinxRecognizer({ ...this.options, search }, this.limit);
   }
 
   private searchArguments(): string[] {
@@ -116,13 +113,13 @@ export class PocketSphinxRecognizer implements SpeechRecognizer {
   }
 
   /**
-   * A decoder that starts now and is fed 16 kHz audio as it arrives (pocketsphinx-live.ts); null when every live
-   * decoder is busy (then decode the finished answer with `recognize`). The audio is decoded as given: a caller
+   * A decoder that starts now and is fed 16 kHz audio as it arrives (pocketsphinx-live.ts); null when every decoder
+   * slot is taken (then decode the finished answer with `recognize`, which waits its turn). The audio is decoded as given: a caller
    * with telephone-band audio upsamples it the way it would for `recognize` (see the class comment on folding).
    */
   startLive(language: string): LiveDecoding | null {
     if (!this.supports(language)) throw new LanguageNotSupportedError(language, this.name);
-    const release = this.liveLimit.tryAcquire();
+    const release = this.limit.tryAcquire();
     if (release === null) return null;
     const search = this.options.search;
     return new LiveDecoding(

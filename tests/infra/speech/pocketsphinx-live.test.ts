@@ -21,7 +21,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 test('given an answer fed live in 20 ms frames, when it ends, then the words are those of a decode after the fact', async () => {
   const narrow = await lineAnswer('yes I am interested in the loan');
-  const recognizer = new PocketSphinxRecognizer({ liveConcurrency: 1 });
+  const recognizer = new PocketSphinxRecognizer({ concurrency: 1 });
   const afterwards = await recognizer.recognize(resample({ pcm: narrow, sampleRate: 8000 }, 16_000), 'en-IN');
 
   const live = recognizer.startLive('en-IN')!;
@@ -38,8 +38,8 @@ test('given an answer fed live in 20 ms frames, when it ends, then the words are
   assert.match(afterwards.text, /\binterested\b/);
 });
 
-test('given every live decoder busy, when another answer starts, then none is started (the answer is decoded afterwards)', async () => {
-  const recognizer = new PocketSphinxRecognizer({ liveConcurrency: 1 });
+test('given every decoder slot taken, when another answer starts, then no live decoder is started (the answer is decoded afterwards)', async () => {
+  const recognizer = new PocketSphinxRecognizer({ concurrency: 1 });
   const first = recognizer.startLive('en-IN')!;
   assert.is(recognizer.startLive('en-IN'), null);
   // A variant with another language model shares the same bound.
@@ -57,7 +57,7 @@ test('given every live decoder busy, when another answer starts, then none is st
 });
 
 test('given a cancelled decoding, when it is finished anyway, then it rejects rather than hangs', async () => {
-  const recognizer = new PocketSphinxRecognizer({ liveConcurrency: 1 });
+  const recognizer = new PocketSphinxRecognizer({ concurrency: 1 });
   const live = recognizer.startLive('en-IN')!;
   live.write(new Int16Array(3200));
   live.cancel();

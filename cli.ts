@@ -7,7 +7,7 @@
  * Bad arguments: a one-line error on stderr and exit code 2.
  */
 import { parseArgs } from 'node:util';
-import { createRuntime, type Runtime } from './composition.ts';
+import { createRuntime, WORK_QUEUES, type Runtime } from './composition.ts';
 import { API_KEY_SCOPES, apiKeyDecider, apiKeyStream, type ApiKeyScope } from './domain/api-key.ts';
 import { DomainError } from './domain/shared/errors.ts';
 import { workspaceDecider, workspaceStream } from './domain/workspace.ts';
@@ -24,6 +24,7 @@ import { auditDocument } from './http/routes/compliance.ts';
 import { createComplianceAuditRunner } from './processes/compliance/audit-runner.ts';
 import { countAuditSubjects, findComplianceAudit } from './projections/compliance-audits.ts';
 import { findWorkspace, listWorkspaces } from './projections/workspaces.ts';
+import { EventStoreWorkQueue } from './infra/work-queue/event-store-queue.ts';
 
 class UsageError extends Error {}
 
@@ -42,6 +43,8 @@ const USAGE = `usage: npm run -s cli -- <command> [--json]
   processes status
   processes dead-letters [--process NAME]
   processes retry DEAD_LETTER_ID
+  queue parked [--queue QUEUE]
+  queue requeue ITEM_ID [--queue QUEUE]
   compliance audit --workspace WORKSPACE_ID --from DATE --to DATE [--campaign CAMPAIGN_ID] [--timezone ZONE] [--settings JSON]
       re-evaluates the calls of the range under --settings ({"packs":[...]}, default: the workspace's current
       settings) without changing their results, and prints what would change (docs/compliance.md)`;
@@ -62,6 +65,7 @@ interface Invocation {
     campaign?: string;
     timezone?: string;
     settings?: string;
+    queue?: string;
     json: boolean;
   };
 }
@@ -83,6 +87,7 @@ function parse(argv: string[]): Invocation {
         campaign: { type: 'string' },
         timezone: { type: 'string' },
         settings: { type: 'string' },
+        queue: { type: 'string' },
         json: { type: 'boolean', default: false },
         help: { type: 'boolean', default: false },
       },
@@ -231,6 +236,9 @@ async function run(runtime: Runtime, { words, flags }: Invocation): Promise<Outp
     }
     case 'compliance audit':
       return complianceAudit(runtime, flags);
+    case 'queue parked':
+    case 'queue requeue':
+      return workQueueCommand(runtime, action, rest[0], flags.queue);
     default:
       throw new UsageError(command ? `unknown command: ${command}` : 'missing command');
   }
@@ -278,6 +286,30 @@ async function complianceAudit(runtime: Runtime, flags: Invocation['flags']): Pr
   return auditDocument(findComplianceAudit(runtime.readDb, workspaceId, auditId)!) as unknown as Output;
 }
 
+/**
+ * Parked work items of a cluster's queues (docs/operations.md, "Work queue"): listed, or one put back for the nodes
+ * to claim with a fresh set of attempts. Reads the work events from the first one (the CLI keeps no index), so it
+ * sees every parked item, including those a node's index has moved past.
+ */
+async function workQueueCommand(runtime: Runtime, action: string, itemId: string | undefined, queueName: string | undefined): Promise<Output> {
+  if (queueName !== undefined && !WORK_QUEUES.includes(queueName)) throw new UsageError(`unknown queue ${queueName}; known: ${WORK_QUEUES.join(', ')}`);
+  const queues = queueName === undefined ? WORK_QUEUES : [queueName];
+  const workQueue = new EventStoreWorkQueue(runtime.store, { claimTimeoutMs: runtime.config.WORK_CLAIM_TIMEOUT_MS, nodeId: 'cli' });
+  try {
+    const parked = (await Promise.all(queues.map((queue) => workQueue.parked(queue)))).flat();
+    if (action === 'parked') return parked.map(({ queue, id, attempts, reason, payload }) => ({ queue, id, attempts, reason, payload }));
+    const id = required(itemId, 'ITEM_ID');
+    const matches = parked.filter((item) => item.id === id);
+    if (matches.length === 0) throw new UsageError(`no parked item ${id}${queueName ? ` in ${queueName}` : ''} (see queue parked)`);
+    if (matches.length > 1) throw new UsageError(`${id} is parked in ${matches.map((item) => item.queue).join(' and ')}: say which with --queue`);
+    const [item] = matches;
+    await workQueue.requeue(item!.queue, id, 'cli');
+    return { queue: item!.queue, id, requeued: true };
+  } finally {
+    await workQueue.close();
+  }
+}
+
 function print(output: Output, json: boolean, jsonLines: boolean): void {
   if (jsonLines && Array.isArray(output)) {
     for (const row of output) process.stdout.write(`${JSON.stringify(row)}\n`);
@@ -313,6 +345,7 @@ async function main(): Promise<void> {
   const runtime = createRuntime(config, createLogger(process.env.LOG_LEVEL ?? 'warn'));
   let exitCode = 0;
   try {
+    await runtime.ready();
     const output = await run(runtime, invocation);
     // Bring the read models up to date so that the server sees this change on its next request.
     await runtime.projections.catchUp();

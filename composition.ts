@@ -15,6 +15,7 @@ import type { BlobStore } from './infra/blobs/port.ts';
 import { SignedRecordingLinks, type RecordingLinks } from './infra/blobs/recording-links.ts';
 import { ReportLinks } from './infra/blobs/report-links.ts';
 import { ManualClock } from './infra/clock/manual.ts';
+import { EventStoreManualClock } from './infra/clock/event-store-manual.ts';
 import type { Clock } from './infra/clock/port.ts';
 import { systemClock } from './infra/clock/system.ts';
 import { publicBaseUrl, type Config } from './infra/config.ts';
@@ -34,9 +35,14 @@ import { createSpeechRecognizer } from './infra/speech/recognizer-from-config.ts
 import { createTelephony } from './infra/telephony/create-telephony.ts';
 import type { Telephony } from './infra/telephony/port.ts';
 import { createCallTranscription } from './processes/analysis/call-transcription.ts';
-import { createTranscriptionWorker } from './processes/analysis/transcription-worker.ts';
+import { createTranscriptionJobRunner, createTranscriptionWorker, DEFAULT_TRANSCRIPT_CONCURRENCY, TRANSCRIPTION_QUEUES, type JobLane } from './processes/analysis/transcription-worker.ts';
 import type { ConversationSpeech } from './processes/calling/conversation-ports.ts';
-import { createDialingProcesses } from './processes/calling/dialing.ts';
+import { createCallCarrier, createDialingProcesses } from './processes/calling/dialing.ts';
+import { CALLS_QUEUE } from './processes/calling/call-runner.ts';
+import { QueueConsumer } from './processes/work-queue/queue-consumer.ts';
+import { EventStoreWorkQueue } from './infra/work-queue/event-store-queue.ts';
+import type { WorkQueue } from './infra/work-queue/port.ts';
+import { sqliteIndexStart } from './infra/work-queue/sqlite-index-start.ts';
 import { createComplianceAuditRunner } from './processes/compliance/audit-runner.ts';
 import { createPostCallCompliance } from './processes/compliance/post-call-evaluation.ts';
 import { offlineConversationSpeech } from './processes/calling/offline-speech.ts';
@@ -48,7 +54,12 @@ import { LeaderLease } from './processes/leadership/leader-lease.ts';
 import { singletonWork } from './processes/leadership/singleton-work.ts';
 import { nodeIdOf } from './infra/cluster/node-id.ts';
 import { webhookProcessManagers } from './processes/webhooks/index.ts';
-import { createReportGenerator } from './processes/reports/report-generator.ts';
+import { setMaxListeners } from 'node:events';
+import { deliveryAttempt } from './processes/webhooks/delivery-attempt.ts';
+import { DEFAULT_QUEUE_LIMITS } from './processes/webhooks/delivery-turns.ts';
+import { deliverWorkItem, WEBHOOKS_QUEUE } from './processes/webhooks/work-queue-delivery.ts';
+import { createReportGenerator, createReportRunAttempt, REPORTS_QUEUE } from './processes/reports/report-generator.ts';
+import { generateReportWorkItem } from './processes/reports/report-queue-consumer.ts';
 import { createReportMailer } from './processes/reports/report-mailer.ts';
 import { createSmtpMailer } from './infra/mail/smtp-mailer.ts';
 import { createReportPool, type ReportPool } from './processes/reports/report-pool.ts';
@@ -108,14 +119,18 @@ export interface Runtime {
   reportPool: ReportPool;
   /** Who this node is and whether it leads (GET /health). */
   node: NodeStatus;
+  /** A cluster's shared work queue (CLUSTER=true): placed calls wait there for a node to carry them. Null on a lone node. */
+  workQueue: WorkQueue | null;
   /** Starts projections, process managers and timers. */
   start(): Promise<void>;
+  /** Resolves once state shared by a cluster's nodes is read (the manual clock's time, with CLOCK=manual). */
+  ready(): Promise<void>;
   /** Stops background work and closes the databases. */
   close(): Promise<void>;
 }
 
 /** What process managers are built from: every port, before the background work that runs them exists. */
-export type RuntimePorts = Omit<Runtime, 'processes' | 'start' | 'close' | 'node'>;
+export type RuntimePorts = Omit<Runtime, 'processes' | 'start' | 'close' | 'node' | 'ready'>;
 
 export interface NodeStatus {
   id: string;
@@ -124,7 +139,11 @@ export interface NodeStatus {
   leading(): boolean;
 }
 
-export function createClock(config: Config): Clock {
+export function createClock(config: Config, store?: EventStore): Clock {
+  if (config.CLOCK === 'manual' && config.CLUSTER && store) {
+    // One clock for every node: its time lives in the shared event store (infra/clock/event-store-manual.ts).
+    return new EventStoreManualClock(store, config.CLOCK_START ? new Date(config.CLOCK_START) : new Date());
+  }
   if (config.CLOCK === 'manual') {
     mkdirSync(config.dataDirectory, { recursive: true });
     return new ManualClock(join(config.dataDirectory, 'manual-clock.json'), config.CLOCK_START ? new Date(config.CLOCK_START) : new Date());
@@ -183,10 +202,86 @@ export function openReadModelDatabase(path: string): Database.Database {
   return db;
 }
 
+/**
+ * A cluster node's share of the calls: claims placed calls from the calls queue and carries each to its end
+ * (CallRunner.carry), at most WORK_CALLS_PER_NODE at once. With the API's own command handler: carrying calls is no
+ * singleton work, so it is not fenced by the leader lease (the call's own stream orders it).
+ */
+function callQueueConsumer(ports: RuntimePorts, queue: WorkQueue, nodeId: string): QueueConsumer {
+  const carrier = createCallCarrier(ports);
+  return new QueueConsumer({ queue, logger: ports.logger }, { queue: CALLS_QUEUE, consumer: nodeId, concurrency: ports.config.WORK_CALLS_PER_NODE }, async (item) => {
+    const callId = item.payload.call_id;
+    if (typeof callId !== 'string') return { kind: 'park', reason: 'the item names no call_id' };
+    await carrier.carry(callId);
+    return { kind: 'ack' };
+  });
+}
+
+/**
+ * A cluster node's share of the transcription jobs: one consumer per lane (audio: WORKER_CONCURRENCY or the cores;
+ * submitted transcripts: DEFAULT_TRANSCRIPT_CONCURRENCY), each job one attempt on its stream. A job cut short by
+ * this node stopping goes back to its queue at once (nack) and runs on another node as its next attempt.
+ */
+function transcriptionQueueConsumers(ports: RuntimePorts, queue: WorkQueue, nodeId: string, stopping: AbortSignal): QueueConsumer[] {
+  const runner = createTranscriptionJobRunner(ports, {}, stopping);
+  const lanes: Array<[JobLane, number]> = [
+    ['audio', ports.config.WORKER_CONCURRENCY ?? availableParallelism()],
+    ['transcript', DEFAULT_TRANSCRIPT_CONCURRENCY],
+  ];
+  return lanes.map(
+    ([lane, concurrency]) =>
+      new QueueConsumer({ queue, logger: ports.logger }, { queue: TRANSCRIPTION_QUEUES[lane], consumer: nodeId, concurrency }, async (item) => {
+        const jobId = item.payload.job_id;
+        if (typeof jobId !== 'string') return { kind: 'park', reason: 'the item names no job_id' };
+        await runner.run(jobId);
+        return stopping.aborted ? { kind: 'nack', reason: 'the node stopped during the job' } : { kind: 'ack' };
+      }),
+  );
+}
+
+/**
+ * A cluster node's share of the webhook delivery attempts the leader admits to the `webhooks` queue. The leader's
+ * admission bounds what runs in the whole cluster (DEFAULT_QUEUE_LIMITS), so one node may take every admitted
+ * attempt. A node that stops lets its attempts under way finish and be recorded (each within the sender's 10 s
+ * deadline), like its calls: cutting them short would have the receiver see them again from another node.
+ */
+function webhookQueueConsumer(ports: RuntimePorts, queue: WorkQueue, nodeId: string): QueueConsumer {
+  const attempt = deliveryAttempt({ ...ports, allowPrivateTargets: ports.config.ALLOW_PRIVATE_TARGETS });
+  const neverCutShort = new AbortController().signal;
+  // Every attempt under way listens on it (the outbound client and http.request): expected, not a leak.
+  setMaxListeners(2 * DEFAULT_QUEUE_LIMITS.total + 10, neverCutShort);
+  return new QueueConsumer({ queue, logger: ports.logger }, { queue: WEBHOOKS_QUEUE, consumer: nodeId, concurrency: DEFAULT_QUEUE_LIMITS.total }, deliverWorkItem(attempt, neverCutShort));
+}
+
+/**
+ * A cluster node's share of the report runs the leader puts on the `reports` queue: REPORT_THREADS at once, each
+ * rendered on this node's report pool. A node that stops finishes the runs it renders (each within
+ * REPORT_BUDGET_SECONDS); one that dies loses its claims and another node runs their next attempts.
+ */
+function reportQueueConsumer(ports: RuntimePorts, queue: WorkQueue, nodeId: string): QueueConsumer {
+  const attempt = createReportRunAttempt({ ...ports, baseUrl: publicBaseUrl(ports.config) }, new AbortController().signal);
+  return new QueueConsumer({ queue, logger: ports.logger }, { queue: REPORTS_QUEUE, consumer: nodeId, concurrency: ports.config.REPORT_THREADS }, generateReportWorkItem(attempt));
+}
+
+/** Transcription jobs go to the lanes' work queues in a cluster; a lone node runs them itself. */
+function transcriptionWorker(ports: RuntimePorts) {
+  const queue = ports.workQueue;
+  if (!queue) return createTranscriptionWorker(ports);
+  return createTranscriptionWorker(ports, {
+    enqueue: (job) => queue.enqueue(TRANSCRIPTION_QUEUES[job.lane], { id: job.jobId, payload: { job_id: job.jobId }, maxAttempts: TRANSCRIPTION_QUEUE_ATTEMPTS }),
+  });
+}
+
+/** Claims of a job before its queue item is parked: above the job's own attempts (DEFAULT_MAX_ATTEMPTS), which decide. */
+const TRANSCRIPTION_QUEUE_ATTEMPTS = 10;
+
+/** Every work queue of a cluster (the operator CLI lists their parked items). */
+export const WORK_QUEUES: readonly string[] = [CALLS_QUEUE, TRANSCRIPTION_QUEUES.audio, TRANSCRIPTION_QUEUES.transcript, WEBHOOKS_QUEUE, REPORTS_QUEUE];
+
 /** Every process manager the server runs. */
 export function allProcessManagers(ports: RuntimePorts): ProcessManager[] {
   return [
-    createTranscriptionWorker(ports),
+    transcriptionWorker(ports),
     createCallTranscription(ports),
     createPostCallCompliance(ports),
     createComplianceAuditRunner(ports),
@@ -246,7 +341,11 @@ export function createRuntime(
   const store = config.FAILPOINT_KILL_AFTER_APPEND ? withKillAfterAppend(upcasting, config.FAILPOINT_KILL_AFTER_APPEND) : upcasting;
   const readDb = openReadModelDatabase(config.readModelPath);
   const stateDb = openStateDatabase(config.statePath);
-  const clock = createClock(config);
+  const clock = createClock(config, store);
+  const sharedClock = clock instanceof EventStoreManualClock ? clock : null;
+  const clockSynced = sharedClock ? sharedClock.sync() : Promise.resolve();
+  // Awaited by start() and ready(); a failure here surfaces there, not as an unhandled rejection.
+  clockSynced.catch(() => undefined);
   const commands = new CommandHandler(store);
   // Migrates every read model (and rebuilds those whose version changed) before anything prepares a query on them.
   const runner = new ProjectionRunner(store, readDb, allProjections, logger);
@@ -269,6 +368,8 @@ export function createRuntime(
   });
   const recognizer = createSpeechRecognizer({ apiUrl: config.SPEECH_API_URL, apiKey: config.SPEECH_API_KEY, model: config.SPEECH_MODEL, localConcurrency: workerConcurrency });
   const telephony = createTelephony(config, (message, fields) => logger.warn(fields ?? {}, message));
+  const nodeId = nodeIdOf(config.dataDirectory, config.NODE_ID);
+  const workQueue = config.CLUSTER ? new EventStoreWorkQueue(store, { claimTimeoutMs: config.WORK_CLAIM_TIMEOUT_MS, nodeId, indexStart: sqliteIndexStart(stateDb) }) : null;
   // Customer answers on a real line, heard by PocketSphinx, use a language model built from the call's script.
   const callDomainModels =
     telephony.needsPromptAudio && recognizer instanceof PocketSphinxRecognizer && config.SPEECH_CALL_DOMAIN_LM === 'on'
@@ -304,15 +405,27 @@ export function createRuntime(
     transcriptAnalysis: transcriptAnalysisFromConfig(config, analysisPool, logger),
     complianceEvaluator: analysisPool,
     reportPool: createReportPool({ threads: config.REPORT_THREADS, budgetMs: config.REPORT_BUDGET_SECONDS * 1000, readModelPath: config.readModelPath, nice: config.REPORT_THREAD_NICE }),
+    workQueue,
   };
   const processes = config.CLUSTER
     ? new ProcessRunner(store, stateDb, () => makeProcesses({ ...ports, store: singletonStore, commands: singletonCommands }), logger, options.processes)
     : new ProcessRunner(store, stateDb, makeProcesses(ports), logger, options.processes);
-  const nodeId = nodeIdOf(config.dataDirectory, config.NODE_ID);
   if (config.CLUSTER) {
     lease = new LeaderLease({ store, logger }, singletonWork({ processes, timers }), { nodeId, candidate: config.NODE_ROLE !== 'api', ttlMs: config.LEADER_LEASE_MS });
   }
   const leaderLease = lease;
+  // Every node that may lead also carries calls, runs transcription jobs, makes webhook delivery attempts and
+  // generates report runs: it claims them from the work queues the leader fills, whoever leads.
+  const consumersStopped = new AbortController();
+  const consumers =
+    workQueue && config.NODE_ROLE !== 'api'
+      ? [
+          callQueueConsumer(ports, workQueue, nodeId),
+          ...transcriptionQueueConsumers(ports, workQueue, nodeId, consumersStopped.signal),
+          webhookQueueConsumer(ports, workQueue, nodeId),
+          reportQueueConsumer(ports, workQueue, nodeId),
+        ]
+      : [];
   // Creates its table: every table of state.db exists before older records are moved in.
   new IdempotencyStore(stateDb);
   moveServerStateOutOfReadModels(readDb, stateDb, logger);
@@ -320,9 +433,12 @@ export function createRuntime(
     ...ports,
     processes,
     node: { id: nodeId, role: config.NODE_ROLE, leading: () => leaderLease?.leading ?? true },
+    ready: () => clockSynced,
     async start() {
+      await clockSynced;
       projections.start();
       await ports.telephony.start?.();
+      for (const consumer of consumers) consumer.start();
       if (leaderLease) {
         leaderLease.start();
         return;
@@ -331,6 +447,10 @@ export function createRuntime(
       timers.start();
     },
     async close() {
+      // Calls this node carries finish and record their results first (unclaimed ones wait in the queue); its
+      // transcription jobs stop and go back to the queue for another node.
+      consumersStopped.abort();
+      await Promise.all(consumers.map((consumer) => consumer.stop()));
       if (leaderLease) {
         await leaderLease.stop();
       } else {
@@ -338,6 +458,7 @@ export function createRuntime(
         await processes.stop();
       }
       await ports.telephony.close?.();
+      await sharedClock?.stop();
       await projections.stop();
       await ports.transcriptAnalysis.close();
       await ports.transcriptSearch.close();

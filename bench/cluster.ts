@@ -3,14 +3,16 @@
  * EVENTSTORE_FILE, a DATA_DIR each), as docs/operations.md describes:
  *   1. a campaign of BENCH_CONTACTS (default 500) sandbox contacts with 1, 2 and 3 nodes: calls per second until
  *      `completed` (read on the node that took the request), and CPU milliseconds per call summed over every node
- *      (each node's process, its projection thread included), and per node. Only the leader dials today (no
- *      competing consumers yet): the figures show what the followers' projections cost, not a speed-up.
+ *      (each node's process, its projection thread included), and per node. The leader decides what to dial; every
+ *      node carries calls it claims from the calls queue: the share of calls each node carried is read from the
+ *      store's WorkClaimed events.
  *   2. failover, BENCH_FAILOVERS times (default 3) on two nodes: SIGKILL the leader, then the time until another
  *      node reports `leader: true` and until the campaign timer that came due meanwhile has fired; the killed node
  *      is started again (same DATA_DIR) before the next round.
  * Env: BENCH_CONTACTS, BENCH_FAILOVERS, BENCH_CONCURRENCY (the workspace's dialing concurrency, default 10),
  * LEADER_LEASE_MS (default 6000).
  */
+import Database from 'better-sqlite3';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -121,8 +123,12 @@ async function throughput(size: number): Promise<void> {
     const used = cluster.nodes.map((node, index) => cpuMs(node.pid!) - before[index]!);
     const calls = done.body.calls_made as number;
     const total = used.reduce((sum, ms) => sum + ms, 0);
+    const events = new Database(cluster.environment.EVENTSTORE_FILE!, { readonly: true });
+    const carried = events.prepare("SELECT json_extract(data, '$.consumer') AS node, count(*) AS n FROM events WHERE type = 'WorkClaimed' GROUP BY node ORDER BY node").all() as Array<{ node: string; n: number }>;
+    events.close();
+    const [leader] = await leaderOf(cluster.nodes);
     console.log(
-      `${size} node(s): ${calls} calls in ${seconds.toFixed(1)} s = ${(calls / seconds).toFixed(1)} calls/s; CPU ${(total / calls).toFixed(1)} ms per call over all nodes (${used.map((ms, index) => `n${index + 1} ${(ms / calls).toFixed(1)}`).join(', ')})`,
+      `${size} node(s): ${calls} calls in ${seconds.toFixed(1)} s = ${(calls / seconds).toFixed(1)} calls/s; CPU ${(total / calls).toFixed(1)} ms per call over all nodes (${used.map((ms, index) => `n${index + 1}${cluster.nodes[index] === leader ? ' (leader)' : ''} ${(ms / calls).toFixed(1)}`).join(', ')}); calls carried: ${carried.map((row) => `${row.node} ${row.n}`).join(', ')}`,
     );
   } finally {
     await stopCluster(cluster);
@@ -156,4 +162,4 @@ async function failover(): Promise<void> {
 
 console.log(`bench:cluster — ${CONTACTS} contacts per campaign, dialing concurrency ${CONCURRENCY}, lease ${process.env.LEADER_LEASE_MS ?? 6000} ms`);
 for (const size of [1, 2, 3]) await throughput(size);
-await failover();
+if (FAILOVERS > 0) await failover();

@@ -10,6 +10,7 @@ import { registerWebhookCommand } from '../commands/register-webhook.ts';
 import { webhookDecider, webhookStream } from '../domain/webhook.ts';
 import { createSqliteEventStore } from '../infra/eventstore/sqlite.ts';
 import { loadSecretBox } from '../infra/crypto/secret-box.ts';
+import { EventStoreWorkQueue } from '../infra/work-queue/event-store-queue.ts';
 
 const run = promisify(execFile);
 const dataDir = mkdtempSync(join(tmpdir(), 'cli-'));
@@ -93,6 +94,43 @@ test('projections status and rebuild', async () => {
   assert.equal(rebuilt.rebuilt, ['api_keys']);
   const keys = JSON.parse((await cli('keys', 'list', '--workspace', workspaceId, '--json')).stdout);
   assert.is(keys.length, 2);
+});
+
+test('queue parked lists parked work items; queue requeue puts one back for the nodes to claim, with a fresh set of attempts', async () => {
+  // Parked by a node of a cluster on this events.db (the adapter the nodes use, on the same file).
+  const store = createSqliteEventStore(join(dataDir, 'events.db'));
+  const node = new EventStoreWorkQueue(store, { claimTimeoutMs: 1_000, nodeId: 'n1' });
+  try {
+    for (const [queue, id] of [['webhooks', 'dlv_cli-1'], ['reports', 'rrn_cli']] as const) {
+      await node.enqueue(queue, { id, payload: { id }, maxAttempts: 1 });
+      const [claimed] = await node.claim(queue, { consumer: 'n1', max: 1 });
+      await node.nack(claimed!, { reason: 'the receiver refused' });
+    }
+    const listed = await cli('queue', 'parked', '--json');
+    assert.is(listed.code, 0, listed.stderr);
+    assert.equal(JSON.parse(listed.stdout), [
+      { queue: 'webhooks', id: 'dlv_cli-1', attempts: 1, reason: 'the receiver refused (attempt 1 of 1)', payload: { id: 'dlv_cli-1' } },
+      { queue: 'reports', id: 'rrn_cli', attempts: 1, reason: 'the receiver refused (attempt 1 of 1)', payload: { id: 'rrn_cli' } },
+    ]);
+    assert.equal(JSON.parse((await cli('queue', 'parked', '--queue', 'reports', '--json')).stdout).map((item: { id: string }) => item.id), ['rrn_cli']);
+    assert.match((await cli('queue', 'parked')).stdout, /dlv_cli-1/);
+
+    const requeued = await cli('queue', 'requeue', 'dlv_cli-1', '--json');
+    assert.is(requeued.code, 0, requeued.stderr);
+    assert.equal(JSON.parse(requeued.stdout), { queue: 'webhooks', id: 'dlv_cli-1', requeued: true });
+    assert.equal(JSON.parse((await cli('queue', 'parked', '--json')).stdout).map((item: { id: string }) => item.id), ['rrn_cli']);
+    const [again] = await node.claim('webhooks', { consumer: 'n1', max: 1 });
+    assert.equal([again?.id, again?.attempt], ['dlv_cli-1', 1], 'claimable again, a fresh set of attempts');
+
+    for (const args of [['queue', 'requeue', 'dlv_cli-1'], ['queue', 'requeue', 'rrn_cli', '--queue', 'calls'], ['queue', 'parked', '--queue', 'nope'], ['queue', 'requeue']]) {
+      const { code, stderr } = await cli(...args);
+      assert.is(code, 2, args.join(' '));
+      assert.match(stderr, /^error: (no parked item|unknown queue|missing ITEM_ID)/);
+    }
+  } finally {
+    await node.close();
+    await store.close();
+  }
 });
 
 test('bad arguments: a one-line error and exit code 2', async () => {

@@ -25,9 +25,9 @@ const advanceClock = defineRoute(
  */
 export function sandboxClockRoutes(clock: ManualClock) {
   const router = createRouter();
-  router.openapi(advanceClock, (c) => {
+  router.openapi(advanceClock, async (c) => {
     const { advance_seconds } = c.req.valid('json');
-    return c.json({ now: clock.advance(advance_seconds).toISOString() }, 200);
+    return c.json({ now: (await clock.move(advance_seconds)).toISOString() }, 200);
   });
   return router;
 }

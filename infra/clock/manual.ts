@@ -29,11 +29,30 @@ export class ManualClock implements Clock {
   }
 
   advance(seconds: number): Date {
-    if (!Number.isFinite(seconds) || seconds < 0) throw new RangeError('a manual clock only moves forward');
+    assertForward(seconds);
     this.current = new Date(this.now().getTime() + Math.round(seconds * 1000));
     this.save();
     this.movedSubject.next(this.now());
     return this.now();
+  }
+
+  /** Moves the clock forward by `seconds` wherever it is kept (POST /sandbox/clock); here, at once. */
+  move(seconds: number): Promise<Date> {
+    return Promise.resolve(this.advance(seconds));
+  }
+
+  /** Takes the time kept elsewhere as this clock's own, before anything read this clock (a cluster node's start). */
+  protected reset(time: Date): void {
+    this.current = new Date(time.getTime());
+    this.save();
+  }
+
+  /** Adopts a later time learnt from elsewhere (a cluster's shared clock); an earlier one changes nothing. */
+  protected adopt(time: Date): void {
+    if (time.getTime() <= this.current.getTime()) return;
+    this.current = new Date(time.getTime());
+    this.save();
+    this.movedSubject.next(this.now());
   }
 
   private load(): Date | null {
@@ -53,4 +72,8 @@ export class ManualClock implements Clock {
     writeFileSync(temporary, JSON.stringify({ now: this.current.toISOString() }));
     renameSync(temporary, this.statePath);
   }
+}
+
+export function assertForward(seconds: number): void {
+  if (!Number.isFinite(seconds) || seconds < 0) throw new RangeError('a manual clock only moves forward');
 }

@@ -59,7 +59,15 @@ export interface TranscriptionWorkerOptions {
   maxAudioSeconds?: number;
   /** Default: the whole download within 30 minutes, at least 32 KB/s on average after 30 s (tests make them small). */
   downloadDeadlines?: DownloadDeadlines;
+  /**
+   * Default: this process runs the jobs (its fair queue). With `enqueue` (a cluster's leader), a submitted or
+   * unfinished job goes to its lane's work queue and any node runs it (`createTranscriptionJobRunner`).
+   */
+  enqueue?: (job: QueuedJob<JobLane>) => Promise<void>;
 }
+
+/** The work queue of each lane, in a cluster (docs/operations.md, "Work queue"). */
+export const TRANSCRIPTION_QUEUES: Record<JobLane, string> = { audio: 'transcriptions_audio', transcript: 'transcriptions_transcript' };
 
 /** The job events the worker reacts to. */
 type SubmittedJob = Extract<TranscriptionJobEvent, { type: 'TranscriptionJobSubmitted' }>;
@@ -80,67 +88,18 @@ type SubmittedJob = Extract<TranscriptionJobEvent, { type: 'TranscriptionJobSubm
  * that crashes the process every time must not crash it forever).
  */
 export function createTranscriptionWorker(ports: TranscriptionWorkerPorts, options: TranscriptionWorkerOptions = {}): ProcessManager<SubmittedJob> & { idle(): Promise<void> } {
-  const { config, logger, commands, clock } = ports;
+  const { config, logger } = ports;
   const concurrency = options.concurrency ?? config.WORKER_CONCURRENCY ?? availableParallelism();
   const transcriptConcurrency = options.transcriptConcurrency ?? DEFAULT_TRANSCRIPT_CONCURRENCY;
-  const maxAttempts = options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
-  const dependencies = {
-    recognizer: ports.recognizer,
-    transcriptAnalysis: ports.transcriptAnalysis,
-    policy: { allowPrivateTargets: config.ALLOW_PRIVATE_TARGETS, protocols: ['http:', 'https:'] as const },
-    workDirectory: join(config.dataDirectory, 'tmp', 'transcription'),
-    maxAudioBytes: options.maxAudioBytes ?? DEFAULT_MAX_AUDIO_BYTES,
-    maxAudioSeconds: options.maxAudioSeconds ?? DEFAULT_MAX_AUDIO_SECONDS,
-    downloadDeadlines: options.downloadDeadlines,
-    logger,
-  };
   const queue = new FairJobQueue<JobLane>({ transcript: transcriptConcurrency, audio: concurrency });
   const lifetime = new AbortController();
+  const { run } = createTranscriptionJobRunner(ports, options, lifetime.signal, () => queue.waiting);
   const inFlight = new Set<Promise<void>>();
   let recovery: Promise<void> = Promise.resolve();
 
-  const command = (workspaceId: string, jobId: string, body: TranscriptionJobCommand) =>
-    commands.handle(transcriptionJobDecider, transcriptionJobStream(jobId), body, { workspaceId, actor: TRANSCRIPTION_WORKER, now: clock.now() });
-
-  async function run(jobId: string): Promise<void> {
-    if (lifetime.signal.aborted) return;
-    const { state } = await commands.load(transcriptionJobDecider, transcriptionJobStream(jobId));
-    const job = state.job;
-    if (job === null || (state.status !== 'pending' && state.status !== 'processing')) return;
-    const now = () => clock.now().toISOString();
-    if (state.status === 'processing' && state.attempts >= maxAttempts) {
-      const message = `the job was interrupted ${state.attempts} times (the service stopped while it ran) and is not tried again`;
-      await command(job.workspace_id, jobId, { type: 'FailTranscriptionJob', data: { attempt: state.attempts, error: { code: 'processing_interrupted', message }, failed_at: now() } });
-      logger.warn({ job_id: jobId, attempts: state.attempts }, 'transcription job failed after repeated interruptions');
-      return;
-    }
-    const attempt = state.attempts + 1;
-    const started = await commands.handle(
-      transcriptionJobDecider,
-      transcriptionJobStream(jobId),
-      { type: 'StartTranscriptionJob', data: { attempt, started_at: now() } },
-      { workspaceId: job.workspace_id, actor: TRANSCRIPTION_WORKER, now: clock.now() },
-      { tolerate: ['already_exists', 'invalid_state'] },
-    );
-    // Another worker (or an earlier run of this one) started it: not ours to run.
-    if (wasRefused(started)) return;
-    const startedMs = Date.now();
-    logger.info({ job_id: jobId, attempt, source: job.audio_url !== null ? 'audio_url' : 'transcript', features: job.features, waiting: queue.waiting }, 'transcription job started');
-    try {
-      const result = await analyseJob(job, dependencies, lifetime.signal);
-      await command(job.workspace_id, jobId, { type: 'CompleteTranscriptionJob', data: { attempt, result, completed_at: now() } });
-      logger.info({ job_id: jobId, attempt, ms: Date.now() - startedMs, segments: result.transcript.length }, 'transcription job completed');
-    } catch (error) {
-      // Stopping: the job stays `processing` and is resumed as the next attempt after the restart.
-      if (lifetime.signal.aborted) return;
-      if (!(error instanceof JobFailure)) throw error;
-      await command(job.workspace_id, jobId, { type: 'FailTranscriptionJob', data: { attempt, error: { code: error.code, message: error.message }, failed_at: now() } });
-      logger.info({ job_id: jobId, attempt, code: error.code, ms: Date.now() - startedMs }, 'transcription job failed');
-    }
-  }
-
   /** Queues a job (once: a job already queued or running is not queued again) and starts what may start. */
-  function enqueue(job: QueuedJob<JobLane>): void {
+  function enqueue(job: QueuedJob<JobLane>): void | Promise<void> {
+    if (options.enqueue) return options.enqueue(job);
     if (lifetime.signal.aborted || !queue.add(job)) return;
     startReady();
   }
@@ -167,7 +126,7 @@ export function createTranscriptionWorker(ports: TranscriptionWorkerPorts, optio
     if (!(await readModelsCaughtUp(ports, lifetime.signal))) return;
     const unfinished = unfinishedTranscriptionJobs(ports.readDb);
     if (unfinished.length > 0) logger.info({ jobs: unfinished.length }, 'resuming unfinished transcription jobs');
-    for (const job of unfinished) enqueue({ jobId: job.job_id, workspaceId: job.workspace_id, lane: job.has_transcript ? 'transcript' : 'audio' });
+    for (const job of unfinished) await enqueue({ jobId: job.job_id, workspaceId: job.workspace_id, lane: job.has_transcript ? 'transcript' : 'audio' });
   }
 
   return {
@@ -177,7 +136,7 @@ export function createTranscriptionWorker(ports: TranscriptionWorkerPorts, optio
       recovery = recover().catch((error: unknown) => logger.error({ err: error }, 'resuming transcription jobs failed'));
     },
     async handle(event) {
-      enqueue({ jobId: event.data.job_id, workspaceId: event.data.workspace_id, lane: jobLane(event.data) });
+      await enqueue({ jobId: event.data.job_id, workspaceId: event.data.workspace_id, lane: jobLane(event.data) });
     },
     async stop() {
       lifetime.abort();
@@ -190,4 +149,72 @@ export function createTranscriptionWorker(ports: TranscriptionWorkerPorts, optio
       while (inFlight.size > 0) await Promise.all([...inFlight]);
     },
   };
+}
+
+/**
+ * Runs one job as one attempt on its stream (`StartTranscriptionJob {attempt}`, then complete or fail): the fair
+ * queue of a lone node calls it, and so does each cluster node for a job it claimed from a lane's work queue. A job
+ * found `processing` was interrupted (its process died, or in a cluster the node holding its claim): it runs as the
+ * next attempt, and after `maxAttempts` interrupted attempts it fails with `processing_interrupted`.
+ */
+export function createTranscriptionJobRunner(
+  ports: TranscriptionWorkerPorts,
+  options: Pick<TranscriptionWorkerOptions, 'maxAttempts' | 'maxAudioBytes' | 'maxAudioSeconds' | 'downloadDeadlines'>,
+  lifetimeSignal: AbortSignal,
+  waiting: () => number = () => 0,
+): { run(jobId: string): Promise<void> } {
+  const { config, logger, commands, clock } = ports;
+  const maxAttempts = options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
+  const lifetime = { signal: lifetimeSignal };
+  const dependencies = {
+    recognizer: ports.recognizer,
+    transcriptAnalysis: ports.transcriptAnalysis,
+    policy: { allowPrivateTargets: config.ALLOW_PRIVATE_TARGETS, protocols: ['http:', 'https:'] as const },
+    workDirectory: join(config.dataDirectory, 'tmp', 'transcription'),
+    maxAudioBytes: options.maxAudioBytes ?? DEFAULT_MAX_AUDIO_BYTES,
+    maxAudioSeconds: options.maxAudioSeconds ?? DEFAULT_MAX_AUDIO_SECONDS,
+    downloadDeadlines: options.downloadDeadlines,
+    logger,
+  };
+  const command = (workspaceId: string, jobId: string, body: TranscriptionJobCommand) =>
+    commands.handle(transcriptionJobDecider, transcriptionJobStream(jobId), body, { workspaceId, actor: TRANSCRIPTION_WORKER, now: clock.now() });
+
+  async function run(jobId: string): Promise<void> {
+    if (lifetime.signal.aborted) return;
+    const { state } = await commands.load(transcriptionJobDecider, transcriptionJobStream(jobId));
+    const job = state.job;
+    if (job === null || (state.status !== 'pending' && state.status !== 'processing')) return;
+    const now = () => clock.now().toISOString();
+    if (state.status === 'processing' && state.attempts >= maxAttempts) {
+      const message = `the job was interrupted ${state.attempts} times (the service stopped while it ran) and is not tried again`;
+      await command(job.workspace_id, jobId, { type: 'FailTranscriptionJob', data: { attempt: state.attempts, error: { code: 'processing_interrupted', message }, failed_at: now() } });
+      logger.warn({ job_id: jobId, attempts: state.attempts }, 'transcription job failed after repeated interruptions');
+      return;
+    }
+    const attempt = state.attempts + 1;
+    const started = await commands.handle(
+      transcriptionJobDecider,
+      transcriptionJobStream(jobId),
+      { type: 'StartTranscriptionJob', data: { attempt, started_at: now() } },
+      { workspaceId: job.workspace_id, actor: TRANSCRIPTION_WORKER, now: clock.now() },
+      { tolerate: ['already_exists', 'invalid_state'] },
+    );
+    // Another worker (or an earlier run of this one) started it: not ours to run.
+    if (wasRefused(started)) return;
+    const startedMs = Date.now();
+    logger.info({ job_id: jobId, attempt, source: job.audio_url !== null ? 'audio_url' : 'transcript', features: job.features, waiting: waiting() }, 'transcription job started');
+    try {
+      const result = await analyseJob(job, dependencies, lifetime.signal);
+      await command(job.workspace_id, jobId, { type: 'CompleteTranscriptionJob', data: { attempt, result, completed_at: now() } });
+      logger.info({ job_id: jobId, attempt, ms: Date.now() - startedMs, segments: result.transcript.length }, 'transcription job completed');
+    } catch (error) {
+      // Stopping: the job stays `processing` and is resumed as the next attempt after the restart.
+      if (lifetime.signal.aborted) return;
+      if (!(error instanceof JobFailure)) throw error;
+      await command(job.workspace_id, jobId, { type: 'FailTranscriptionJob', data: { attempt, error: { code: error.code, message: error.message }, failed_at: now() } });
+      logger.info({ job_id: jobId, attempt, code: error.code, ms: Date.now() - startedMs }, 'transcription job failed');
+    }
+  }
+
+  return { run };
 }

@@ -1,6 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import { wasRefused, type Commands } from '../../commands/handler.ts';
-import { callDecider, callStream, type CallPlaced, type CallPlacement, type CallState, type FailCall, type RecordCallResult } from '../../domain/call.ts';
+import { callDecider, callIdOf, callStream, type CallEnded, type CallFailed, type CallPlaced, type CallPlacement, type CallState, type FailCall, type RecordCallResult } from '../../domain/call.ts';
 import { timerDecider, timerStream, type TimerEvent } from '../../domain/timer.ts';
 import { isSuppressed, suppressionDecider, suppressionStream } from '../../domain/suppression.ts';
 import type { AttemptOutcome } from '../../domain/campaign.ts';
@@ -55,11 +55,17 @@ const CALL_MOVED_ON = ['already_exists', 'invalid_state'];
 export const CALL_END_TIMER_KIND = 'call-end';
 const callEndTimerId = (callId: string) => `call-end-${callId}`;
 
-type CallRunnerEvent = CallPlaced | Extract<TimerEvent, { type: 'TimerFired' }>;
+type CallRunnerEvent = CallPlaced | CallEnded | CallFailed | Extract<TimerEvent, { type: 'TimerFired' }>;
+
+/** The queue of calls to carry, shared by a cluster's nodes (docs/operations.md, "Work queue"). */
+export const CALLS_QUEUE = 'calls';
+
+/** Where placed calls are carried: here, or by whichever node claims them from the calls queue. */
+export type CallCarriers = { kind: 'this-process' } | { kind: 'work-queue'; enqueue(callId: string): Promise<void> };
 
 export class CallRunner implements ProcessManager<CallRunnerEvent> {
   readonly name = 'calling-call-runner';
-  readonly eventTypes = ['CallPlaced', 'TimerFired'] as const;
+  readonly eventTypes: ReadonlyArray<CallRunnerEvent['type']>;
   private readonly limit: ConcurrencyLimit;
   private readonly running = new Map<string, Promise<void>>();
 
@@ -73,9 +79,20 @@ export class CallRunner implements ProcessManager<CallRunnerEvent> {
       /** Clock seconds per second of a call (Telephony.timeScale): the sandbox's calls end ahead of the clock. */
       timeScale: number;
       maxCallsInFlight?: number;
+      /**
+       * Default `this-process`: a lone node carries every placed call itself. With `work-queue` (a cluster's leader)
+       * a placed call is enqueued and any node carries it (`carry`); this runner keeps the dialing slots (held from
+       * the placement to the end it sees) and records held endings when their timers fire.
+       */
+      carriers?: CallCarriers;
     },
   ) {
     this.limit = new ConcurrencyLimit(dependencies.maxCallsInFlight ?? MAX_CALLS_IN_FLIGHT);
+    this.eventTypes = this.carriers.kind === 'work-queue' ? ['CallPlaced', 'CallEnded', 'CallFailed', 'TimerFired'] : ['CallPlaced', 'TimerFired'];
+  }
+
+  private get carriers(): CallCarriers {
+    return this.dependencies.carriers ?? { kind: 'this-process' };
   }
 
   async start({ checkpoint }: { checkpoint: number }): Promise<void> {
@@ -85,6 +102,15 @@ export class CallRunner implements ProcessManager<CallRunnerEvent> {
       if (row.position > checkpoint) continue;
       const { state } = await this.ports.commands.load(callDecider, callStream(row.call_id));
       if (!state.placed) continue;
+      if (this.carriers.kind === 'work-queue') {
+        // Carried by whichever node claimed it (or will, once a dead node's claim expires): never failed from here.
+        // Its slot stays held until its end is seen; a held ending gets its timer.
+        if (state.status !== 'in_progress') continue;
+        this.dependencies.slots.hold(state.placed.workspace_id, row.call_id);
+        if (state.held !== null) await this.scheduleEnd(state.placed, state.held.due_at, null);
+        else await this.carriers.enqueue(row.call_id);
+        continue;
+      }
       if (state.dialing_started_at === null && state.status === 'in_progress') {
         // Never claimed although the runner moved past it (its handler gave up): nobody has dialed it yet.
         await this.runPlaced(state.placed, null);
@@ -104,11 +130,42 @@ export class CallRunner implements ProcessManager<CallRunnerEvent> {
   }
 
   async handle(event: Recorded<CallRunnerEvent>): Promise<void> {
-    if (event.type === 'CallPlaced') return this.runPlaced(event.data, event.id);
+    const carriers = this.carriers;
+    if (event.type === 'CallPlaced') {
+      if (carriers.kind === 'this-process') return this.runPlaced(event.data, event.id);
+      this.dependencies.slots.hold(event.data.workspace_id, event.data.call_id);
+      return carriers.enqueue(event.data.call_id);
+    }
+    if (event.type === 'CallEnded' || event.type === 'CallFailed') {
+      // Carried elsewhere: the node that carried it settles the campaign with the carrier's exact outcome, but it may
+      // die between recording the end and settling it, and nothing would settle it then (its claim is acked or the
+      // call is ended). The leader settles every end it sees, through its own checkpoint; settling is idempotent, so
+      // whichever comes second changes nothing. It also frees this leader's dialing slot.
+      if (carriers.kind === 'work-queue') await this.dependencies.settlement.settle(callIdOf(event.stream), { causationId: event.id });
+      return;
+    }
     if (event.data.kind !== CALL_END_TIMER_KIND) return;
     const callId = event.data.payload.call_id;
     if (typeof callId !== 'string') throw new Error('a call-end timer without its call');
     await this.recordHeld(callId, event.id);
+  }
+
+  /**
+   * Carries one placed call to its end, for the node that claimed it from the calls queue: dials it unless its
+   * dialing already began (the claim `CallDialingStarted` on the call's own stream, appended with its expected
+   * revision before the carrier is asked to dial), so a call whose queue claim expired after the dial began is
+   * never dialed again: the next claimant fails it as `interrupted` and settles it. Resolves once the call's result
+   * (or held ending) is recorded.
+   */
+  async carry(callId: string): Promise<void> {
+    const { state } = await this.ports.commands.load(callDecider, callStream(callId));
+    if (!state.placed) throw new Error(`call ${callId} is queued but was never placed`);
+    if (state.status === 'in_progress' && state.dialing_started_at === null && state.held === null) {
+      await this.runPlaced(state.placed, null);
+      await this.running.get(callId);
+      return;
+    }
+    await this.finishFoundCall(callId, null);
   }
 
   /** Resolves once the call is claimed and running (or found already claimed or ended and dealt with). */
@@ -256,8 +313,10 @@ export class CallRunner implements ProcessManager<CallRunnerEvent> {
   private async recordHeld(callId: string, causationId: string | null): Promise<void> {
     const { state } = await this.ports.commands.load(callDecider, callStream(callId));
     const placed = state.placed;
-    if (placed === null || !isHeld(state)) return;
-    await this.ports.commands.handle(callDecider, callStream(callId), state.held!.command, this.context(placed, causationId), { tolerate: CALL_MOVED_ON });
+    if (placed === null) return;
+    // Already recorded: the timer is handled again after a crash (or a leader's death) between recording and
+    // settling, so the follow-ups may be missing; settling again is harmless.
+    if (isHeld(state)) await this.ports.commands.handle(callDecider, callStream(callId), state.held!.command, this.context(placed, causationId), { tolerate: CALL_MOVED_ON });
     await this.dependencies.settlement.settle(callId, { causationId });
   }
 

@@ -1,6 +1,5 @@
 import type { Database } from 'better-sqlite3';
 import { setMaxListeners } from 'node:events';
-import { wasRefused, type Commands } from '../../commands/handler.ts';
 import { timerDecider, timerStream, type TimerEvent } from '../../domain/timer.ts';
 import {
   attemptDue,
@@ -10,15 +9,15 @@ import {
   webhookDeliveryStream,
   type WebhookDeliveryEvent,
 } from '../../domain/webhook-delivery.ts';
-import { webhookDecider, webhookStream, type WebhookEvent, type WebhookState } from '../../domain/webhook.ts';
-import type { Clock } from '../../infra/clock/port.ts';
-import { UnreadableSecret, type SecretBox } from '../../infra/crypto/secret-box.ts';
+import type { WebhookEvent } from '../../domain/webhook.ts';
 import type { Recorded } from '../../infra/eventstore/port.ts';
+import type { WorkQueue } from '../../infra/work-queue/port.ts';
 import { dueDeliveries, openDeliveryIds } from '../../projections/webhook-deliveries.ts';
 import type { ProcessManager } from '../process-manager.ts';
 import { readModelsCaughtUp, type ReadModelsCatchUpPorts } from '../read-models-ready.ts';
+import { deliveryAttempt, type DeliveryAttemptPorts } from './delivery-attempt.ts';
 import { DEFAULT_QUEUE_LIMITS, DeliveryQueue, type QueueLimits } from './delivery-queue.ts';
-import { sendDelivery, type SendResult } from './sender.ts';
+import { admitOnWorkQueue } from './work-queue-delivery.ts';
 
 const ACTOR = 'webhook-dispatcher';
 const RECOVERY_BATCH = 1_000;
@@ -30,14 +29,10 @@ export type DispatcherEvent =
   | Extract<TimerEvent, { type: 'TimerFired' }>
   | Extract<WebhookEvent, { type: 'WebhookDeleted' }>;
 
-export interface DispatcherPorts extends ReadModelsCatchUpPorts {
-  commands: Commands;
-  clock: Clock;
+export interface DispatcherPorts extends ReadModelsCatchUpPorts, DeliveryAttemptPorts {
   readDb: Database;
-  /** Opens the sealed signing secrets. */
-  secrets: SecretBox;
-  /** ALLOW_PRIVATE_TARGETS: deliver to private addresses too (tests, on-premises receivers). */
-  allowPrivateTargets: boolean;
+  /** A cluster's work queue: attempts are admitted to it and made by any node (work-queue-delivery.ts). Null on a lone node. */
+  workQueue: WorkQueue | null;
 }
 
 /** The payload of a webhook retry timer as the dispatcher scheduled it, read back field by field. */
@@ -64,6 +59,10 @@ export interface WebhookDispatcher extends ProcessManager<DispatcherEvent> {
  * under way when the process died was not recorded and is sent again with the same attempt number, envelope id
  * and signature (at-least-once: the receiver may see that one attempt twice, and deduplicates on the envelope id).
  * Before each send the attempt is checked against the delivery's own stream, so nothing else repeats.
+ *
+ * In a cluster (`workQueue` set) this runs on the leader and the attempts themselves run on every worker node
+ * (work-queue-delivery.ts); a new leader's restart re-admits the due deliveries, finding the items of attempts
+ * still under way on other nodes and holding their slots until they finish.
  */
 export function webhookDispatcher(ports: DispatcherPorts, limits: QueueLimits = DEFAULT_QUEUE_LIMITS): WebhookDispatcher {
   const { commands, clock, readDb, logger } = ports;
@@ -71,8 +70,10 @@ export function webhookDispatcher(ports: DispatcherPorts, limits: QueueLimits = 
   // Every attempt under way listens for the shutdown (the outbound client, and http.request itself): up to two
   // listeners per slot, which is expected, not a leak.
   setMaxListeners(2 * limits.total + 10, shutdown.signal);
+  const sendAttempt = deliveryAttempt(ports);
+  const admit = ports.workQueue ? admitOnWorkQueue({ commands, clock, workQueue: ports.workQueue }) : null;
   const queue = new DeliveryQueue(
-    (deliveryId, webhookId) => attempt(deliveryId, webhookId),
+    (deliveryId, webhookId) => (admit ? admitToCluster(deliveryId, webhookId) : attemptHere(deliveryId, webhookId)),
     limits,
     (error, deliveryId) => logger.error({ err: error, delivery_id: deliveryId }, 'webhook delivery attempt failed to run'),
   );
@@ -84,72 +85,16 @@ export function webhookDispatcher(ports: DispatcherPorts, limits: QueueLimits = 
    */
   const handedOver = new Set<string>();
 
-  async function attempt(deliveryId: string, webhookId: string): Promise<void> {
-    const stream = webhookDeliveryStream(deliveryId);
-    const { state } = await commands.load(webhookDeliveryDecider, stream);
-    const now = clock.now();
-    if (!attemptDue(state, now) || !state.created) return;
-    const webhook = (await commands.load(webhookDecider, webhookStream(webhookId))).state;
-    // Deleted: delivery stops at once (the WebhookDeleted handler cancels what is left).
-    if (webhook.status !== 'active') return;
-    const number = state.attempts + 1;
-    const secret = signingSecretOf(webhook);
-    // A secret that cannot be opened (the key changed) fails the attempt: a delivery is never sent unsigned when
-    // the webhook has a secret. It is retried on the usual schedule, so restoring the key lets it through.
-    const result: SendResult =
-      secret instanceof UnreadableSecret
-        ? { interrupted: false, http_status: null, error: secret.message, duration_ms: 0 }
-        : await sendDelivery(
-            {
-              url: webhook.url,
-              secret,
-              body: state.created.body,
-              event: state.created.event,
-              eventId: state.created.event_id,
-              deliveryId,
-              attempt: number,
-            },
-            { allowPrivateTargets: ports.allowPrivateTargets, signal: shutdown.signal, workspaceId: state.created.workspace_id },
-          );
-    if (result.interrupted) return;
-    if (result.refusalDetail) logger.debug({ delivery_id: deliveryId, webhook_id: webhookId, detail: result.refusalDetail }, 'webhook target refused');
-    const recorded = await commands.handle(
-      webhookDeliveryDecider,
-      stream,
-      {
-        type: 'RecordWebhookDeliveryAttempt',
-        data: {
-          attempt: number,
-          attempted_at: now.toISOString(),
-          http_status: result.http_status,
-          error: result.error,
-          duration_ms: result.duration_ms,
-          // The retry's delay counts from the end of the attempt (a slow receiver still gets the whole pause).
-          ended_at: clock.now().toISOString(),
-        },
-      },
-      { workspaceId: state.created.workspace_id, actor: ACTOR, now: clock.now() },
-      // Recorded meanwhile (the same attempt ran twice: a replay and its retry), or the delivery was cancelled.
-      { tolerate: ['already_exists', 'invalid_state'] },
-    );
-    if (wasRefused(recorded)) {
-      logger.debug({ delivery_id: deliveryId, code: recorded.refused.code }, 'attempt not recorded (already recorded?)');
-      return;
-    }
-    // A replay that failed while a retry had come due: the retry goes now (its timer fired during the replay).
-    if (attemptDue(recorded.state, clock.now())) queue.enqueue(state.created.workspace_id, webhookId, deliveryId);
+  /** A lone node sends the attempt itself; a failed replay whose retry came due meanwhile goes again at once. */
+  async function attemptHere(deliveryId: string, webhookId: string): Promise<void> {
+    const result = await sendAttempt(deliveryId, webhookId, shutdown.signal);
+    if (result.kind === 'recorded' && result.state.created && attemptDue(result.state, clock.now())) queue.enqueue(result.state.created.workspace_id, webhookId, deliveryId);
   }
 
-  /** The plain signing secret (null: none), opening a sealed one; UnreadableSecret when it cannot be opened. */
-  function signingSecretOf(webhook: WebhookState): string | null | UnreadableSecret {
-    if (webhook.secret === null || !webhook.secretSealed) return webhook.secret;
-    try {
-      return ports.secrets.open(webhook.secret, webhook.webhookId);
-    } catch (error) {
-      if (!(error instanceof UnreadableSecret)) throw error;
-      logger.error({ webhook_id: webhook.webhookId }, error.message);
-      return error;
-    }
+  /** A cluster's leader admits the attempt to the `webhooks` queue and holds its slot until a node has made it. */
+  async function admitToCluster(deliveryId: string, webhookId: string): Promise<void> {
+    const admission = await admit!(deliveryId, webhookId, shutdown.signal);
+    if (admission.kind === 'due_again') queue.enqueue(admission.workspaceId, webhookId, deliveryId);
   }
 
   /** After a restart: everything due according to the read model, once it has caught up with the store. */

@@ -4,6 +4,7 @@
  * (SIGKILL) another node takes the lease and fires the timer that came due meanwhile. Real time, not CLOCK=manual:
  * the manual clock lives in each DATA_DIR and cannot be shared by the nodes (docs/operations.md).
  */
+import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -135,6 +136,33 @@ cluster('a key revoked on node 1 is refused by node 3 once node 3 has caught up 
   await waitFor('node 3 refuses the revoked key', () => onThree.get('/v1/scripts'), (r) => r.status === 401, 15_000);
   const reachedMs = Date.now() - revokedAt;
   if (process.env.CLUSTER_VERBOSE) console.log(`revocation reached node 3 after ${reachedMs} ms`);
+});
+
+cluster('transcription jobs submitted on the api node run on the nodes that carry work, through the transcript lane\'s queue', async () => {
+  const transcript = [
+    { speaker: 'agent', text: 'Hello, your loan renewal is due this month.', start_time: 0, end_time: 4 },
+    { speaker: 'customer', text: 'Yes, I want to renew it, the interest is fine.', start_time: 4.5, end_time: 8 },
+  ];
+  const jobIds: string[] = [];
+  for (let index = 0; index < 6; index++) {
+    const submitted = await apis.n3!.post('/v1/transcription', { transcript, language: 'en-IN' });
+    assert.is(submitted.status, 202, submitted.text);
+    jobIds.push(submitted.body.job_id);
+  }
+  for (const jobId of jobIds) {
+    const job = await waitFor(`job ${jobId}`, () => apis.n3!.get(`/v1/transcription/${jobId}`), (r) => r.status === 200 && ['completed', 'failed'].includes(r.body.status), 60_000);
+    assert.is(job.body.status, 'completed', job.text);
+  }
+  const events = new Database(environment.EVENTSTORE_FILE!, { readonly: true });
+  try {
+    const claims = events
+      .prepare("SELECT json_extract(data, '$.item_id') AS job, json_extract(data, '$.consumer') AS node FROM events WHERE type = 'WorkClaimed' AND json_extract(data, '$.queue') = 'transcriptions_transcript'")
+      .all() as Array<{ job: string; node: string }>;
+    assert.equal([...new Set(claims.map((claim) => claim.job))].sort(), [...jobIds].sort(), 'every job went through the queue');
+    assert.ok(claims.every((claim) => claim.node === 'n1' || claim.node === 'n2'), `claimed by ${claims.map((claim) => claim.node).join(', ')}: never the api node`);
+  } finally {
+    events.close();
+  }
 });
 
 cluster('SIGKILL the leader: another node leads within 10 s and fires the timer that came due; no contact is dialed twice', async () => {

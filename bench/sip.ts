@@ -195,6 +195,6 @@ async function speechPhase(): Promise<void> {
   console.log(`  end of English speech to next prompt: ${line(speech.endToPromptMs)}`);
   console.log(`    end of speech → end of utterance decided: ${line(speech.endToDecidedMs)}`);
   console.log(`    decided → next prompt handed to the line (recognition, routing, synthesis): ${line(speech.decidedToPlayMs)}`);
-  console.log(`      recognition calls in that window: ${line(speech.recognitionMs)}; synthesis calls: ${line(speech.synthesisMs)}`);
+  console.log(`      recognition and synthesis calls ending in that window (a synthesis started ahead but not done counts): recognition ${line(speech.recognitionMs)}; synthesis ${line(speech.synthesisMs)}`);
   console.log(`    handed to the line → first RTP packet: ${line(speech.playToPacketMs)}`);
 }

@@ -143,7 +143,7 @@ export async function measureSpeechLatency(options: SpeechLatencyOptions): Promi
     try {
       return await run(...args);
     } finally {
-      // Only the work between the end of the utterance and the next prompt counts.
+      // Only work that ends between the end of the utterance and the next prompt counts (it was waited for).
       if (call && call.listenReturnedPerf !== null && call.nextPlayPerf === null) call[kind].push(performance.now() - started);
     }
   };

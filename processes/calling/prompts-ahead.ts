@@ -5,7 +5,8 @@ import type { AudioClip } from '../../infra/telephony/port.ts';
  * The next prompts synthesised while the customer is still listening and answering, so the prompt that follows an
  * answer is ready when the answer has been understood (synthesis costs 0.3-1 s a phrase with Festival; issue 17's
  * budget from the end of speech to the next prompt is 1 s). Bounded per call: at most `maxPrompts` texts (the
- * first routes' targets) and `maxBytes` of audio kept; what does not fit is synthesised when needed, as before.
+ * first routes' targets), synthesised one at a time, and `maxBytes` of audio kept; what does not fit is
+ * synthesised when needed, as before.
  * Only the current step's candidates are kept: preparing the next step's drops the previous ones.
  */
 export interface PromptsAheadLimits {
@@ -34,8 +35,14 @@ export function stepsAfter(step: ScriptStep, steps: ReadonlyMap<string, ScriptSt
   return found;
 }
 
+interface Kept {
+  /** Null until its synthesis starts. */
+  audio: Promise<AudioClip> | null;
+  bytes: number;
+}
+
 export class PromptsAhead {
-  private kept = new Map<string, { audio: Promise<AudioClip>; bytes: number }>();
+  private kept = new Map<string, Kept>();
   private generation = 0;
 
   constructor(
@@ -43,7 +50,7 @@ export class PromptsAhead {
     private readonly limits: PromptsAheadLimits = DEFAULT_PROMPTS_AHEAD_LIMITS,
   ) {}
 
-  /** Number of prompts kept (settled or in flight). */
+  /** Number of prompts kept (settled, in flight or waiting their turn). */
   get size(): number {
     return this.kept.size;
   }
@@ -55,36 +62,56 @@ export class PromptsAhead {
     return total;
   }
 
-  /** Starts synthesising `texts` (the first `maxPrompts` distinct ones), dropping what the previous step kept. */
+  /**
+   * Synthesises `texts` (the first `maxPrompts` distinct ones) one after the other, most likely first, and drops
+   * what the previous step kept. One at a time, so a call never runs more than one synthesis ahead: on a busy
+   * machine the likeliest prompt is ready first, and the others are not started at all if the answer comes first.
+   */
   prepare(texts: readonly string[]): void {
     const generation = ++this.generation;
-    const next = new Map<string, { audio: Promise<AudioClip>; bytes: number }>();
+    const next = new Map<string, Kept>();
     for (const text of texts) {
       if (next.size >= this.limits.maxPrompts) break;
       if (next.has(text) || text.trim() === '') continue;
-      const audio = this.kept.get(text)?.audio ?? this.synthesize(text);
-      const entry = { audio, bytes: 0 };
-      next.set(text, entry);
-      audio.then(
-        (clip) => {
-          if (this.generation !== generation || this.kept.get(text) !== entry) return;
-          entry.bytes = clip.pcm.byteLength;
-          // Over the bound: not kept; the prompt is synthesised again if it is the one needed.
-          if (this.bytes > this.limits.maxBytes) this.kept.delete(text);
-        },
-        () => {
-          if (this.kept.get(text) === entry) this.kept.delete(text);
-        },
-      );
+      next.set(text, this.kept.get(text) ?? { audio: null, bytes: 0 });
     }
     this.kept = next;
+    void this.synthesiseInTurn(generation, [...next.keys()]);
   }
 
-  /** The prepared audio of `text`, or undefined when it was not prepared (or not kept). */
+  /** The prepared audio of `text` (its synthesis started now if it was still waiting), or undefined when not prepared. */
   take(text: string): Promise<AudioClip> | undefined {
     const entry = this.kept.get(text);
     if (!entry) return undefined;
+    const audio = this.started(text, entry);
     this.kept.delete(text);
-    return entry.audio;
+    return audio;
+  }
+
+  private async synthesiseInTurn(generation: number, texts: string[]): Promise<void> {
+    for (const text of texts) {
+      const entry = this.kept.get(text);
+      if (this.generation !== generation) return;
+      if (!entry) continue;
+      await this.started(text, entry).catch(() => undefined);
+    }
+  }
+
+  private started(text: string, entry: Kept): Promise<AudioClip> {
+    if (entry.audio) return entry.audio;
+    const audio = this.synthesize(text);
+    entry.audio = audio;
+    audio.then(
+      (clip) => {
+        if (this.kept.get(text) !== entry) return;
+        entry.bytes = clip.pcm.byteLength;
+        // Over the bound: not kept; the prompt is synthesised again if it is the one needed.
+        if (this.bytes > this.limits.maxBytes) this.kept.delete(text);
+      },
+      () => {
+        if (this.kept.get(text) === entry) this.kept.delete(text);
+      },
+    );
+    return audio;
   }
 }

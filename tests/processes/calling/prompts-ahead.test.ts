@@ -54,7 +54,7 @@ test('given audio over the byte bound, what does not fit is not kept', async () 
   assert.is(ahead.take('long'), undefined);
 });
 
-test('given the next step\'s candidates, the previous step\'s are dropped, a shared one is not synthesised twice, failures are not kept', async () => {
+test('given the next step\'s candidates, the previous step\'s are dropped (those still waiting never synthesised), a shared one is not synthesised twice, failures are not kept', async () => {
   const asked: string[] = [];
   const ahead = new PromptsAhead(async (text) => {
     asked.push(text);
@@ -64,13 +64,39 @@ test('given the next step\'s candidates, the previous step\'s are dropped, a sha
   ahead.prepare(['a', 'b', 'broken']);
   ahead.prepare(['b', 'c']);
   await settle();
-  assert.equal(asked, ['a', 'b', 'broken', 'c']);
+  assert.equal(asked, ['a', 'b', 'c']);
   assert.is(ahead.take('a'), undefined);
   assert.ok(ahead.take('b'));
   assert.ok(ahead.take('c'));
   ahead.prepare(['broken']);
   await settle();
   assert.is(ahead.take('broken'), undefined);
+});
+
+test('given several candidates, they are synthesised one at a time in order; one taken while waiting starts at once', async () => {
+  const started: string[] = [];
+  const finish = new Map<string, () => void>();
+  const ahead = new PromptsAhead(
+    (text) =>
+      new Promise<AudioClip>((resolve) => {
+        started.push(text);
+        finish.set(text, () => resolve(clip(10)));
+      }),
+  );
+  ahead.prepare(['likely', 'less', 'least']);
+  await settle();
+  assert.equal(started, ['likely'], 'one at a time');
+  finish.get('likely')!();
+  await settle();
+  assert.equal(started, ['likely', 'less']);
+  const least = ahead.take('least');
+  assert.ok(least);
+  assert.equal(started, ['likely', 'less', 'least'], 'the one needed does not wait its turn');
+  finish.get('least')!();
+  assert.equal((await least!).pcm.length, 10);
+  finish.get('less')!();
+  await settle();
+  assert.equal(started, ['likely', 'less', 'least'], 'nothing synthesised twice');
 });
 
 /** A real-line stand-in: needs prompt audio; the customer answers the first listen with speech, heard live. */

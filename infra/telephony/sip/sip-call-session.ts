@@ -151,7 +151,12 @@ export class SipCallSession implements CallSession {
     const to = answer.end === null ? this.analysed : Math.min(this.analysed, answer.end + POST_ROLL_SAMPLES);
     if (to <= from) return;
     hearing.fedUntil = to;
-    hearing.hear({ pcm: this.stream.track.read(from, to), sampleRate: TRACK_SAMPLE_RATE });
+    try {
+      hearing.hear({ pcm: this.stream.track.read(from, to), sampleRate: TRACK_SAMPLE_RATE });
+    } catch {
+      // A listener that fails stops hearing live (its recognition falls back to the whole answer); the line goes on.
+      this.hearing = null;
+    }
   }
 
   /**

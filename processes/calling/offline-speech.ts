@@ -73,13 +73,19 @@ class LivePocketSphinxAnswer implements LiveRecognition {
 
   hear(chunk: AudioClip): void {
     if (this.over || chunk.pcm.length === 0) return;
-    if (this.decoding === undefined) {
-      const factor = RECOGNIZER_SAMPLE_RATE / chunk.sampleRate;
-      // Only whole multiples (8 kHz lines) are upsampled on the fly; anything else is decoded after the answer.
-      this.decoding = Number.isInteger(factor) && factor >= 1 ? this.start() : null;
-      if (this.decoding) this.upsampler = new StreamingUpsampler(factor);
+    try {
+      if (this.decoding === undefined) {
+        const factor = RECOGNIZER_SAMPLE_RATE / chunk.sampleRate;
+        // Only whole multiples (8 kHz lines) are upsampled on the fly; anything else is decoded after the answer.
+        this.decoding = Number.isInteger(factor) && factor >= 1 ? this.start() : null;
+        if (this.decoding) this.upsampler = new StreamingUpsampler(factor);
+      }
+      if (this.decoding && this.upsampler) this.decoding.write(this.upsampler.push(chunk.pcm));
+    } catch {
+      // A decoder that missed some of the answer would return wrong words: the whole answer is decoded at its end.
+      this.decoding?.cancel();
+      this.decoding = null;
     }
-    if (this.decoding && this.upsampler) this.decoding.write(this.upsampler.push(chunk.pcm));
   }
 
   async result(whole: AudioClip): Promise<{ text: string; confidence: number }> {

@@ -76,6 +76,8 @@ const configSchema = z.object({
    */
   MEDIA_THREAD_NICE: z.coerce.number().int().min(-20).max(19).default(0),
   SIP_TRANSFER_ANSWER_SECONDS: z.coerce.number().int().min(5).max(120).default(20),
+  /** The pause that ends a customer's spoken answer on a SIP call, in ms (utterance-detector.ts; docs/telephony.md, "Latency"). */
+  SIP_END_OF_UTTERANCE_MS: z.coerce.number().int().min(200).max(3000).default(500),
   /** The sandbox's calls end this many times faster than real time on the clock (1: real time). */
   SANDBOX_SPEED: z.coerce.number().min(1).max(1e9).default(1),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).optional(),

@@ -20,6 +20,18 @@ export class ConcurrencyLimit {
     }
   }
 
+  /** A slot now, or null when all are taken (no waiting); the function gives it back (once). */
+  tryAcquire(): (() => void) | null {
+    if (this.running >= this.maxConcurrent) return null;
+    this.running++;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.release();
+    };
+  }
+
   private acquire(): Promise<void> {
     if (this.running < this.maxConcurrent) {
       this.running++;

@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { languageSubtag } from '../../domain/shared/language.ts';
 import { ConcurrencyLimit } from './concurrency-limit.ts';
 import { runTool } from './external-tool.ts';
+import { LiveDecoding } from './pocketsphinx-live.ts';
 import { recognizeInPieces } from './piecewise-recognition.ts';
 import {
   LanguageNotSupportedError,
@@ -34,7 +35,11 @@ export interface PocketSphinxOptions {
   binary?: string;
   /** Directory holding `en-us/` (acoustic model), `en-us.lm.bin` and `cmudict-en-us.dict`. */
   modelDir?: string;
-  /** Decoder processes at once for this instance; default: the number of cores. */
+  /**
+   * Decoder processes at once for this instance, live ones (`startLive`) included; default: the number of cores.
+   * Decoding costs about 1 s of CPU per spoken answer here whichever way it runs, so more processes than cores only
+   * make every answer slower (measured in docs/telephony.md, "Latency").
+   */
   concurrency?: number;
   /** Longest piece sent to one process; default 60 s (model loading costs about 0.5 s per piece). */
   maxChunkSeconds?: number;
@@ -107,6 +112,42 @@ export class PocketSphinxRecognizer implements SpeechRecognizer {
     return resultFromWords(words);
   }
 
+  /**
+   * A decoder that starts now and is fed 16 kHz audio as it arrives (pocketsphinx-live.ts); null when every decoder
+   * slot is taken (then decode the finished answer with `recognize`, which waits its turn). The audio is decoded as given: a caller
+   * with telephone-band audio upsamples it the way it would for `recognize` (see the class comment on folding).
+   */
+  startLive(language: string): LiveDecoding | null {
+    if (!this.supports(language)) throw new LanguageNotSupportedError(language, this.name);
+    const release = this.limit.tryAcquire();
+    if (release === null) return null;
+    const search = this.options.search;
+    return new LiveDecoding(
+      {
+        binary: this.binary,
+        args: this.decoderArguments(),
+        // The longest answer a call takes (15 s) and its decode, with room for a loaded machine.
+        timeoutMs: 120_000,
+        parse: (stdout) => {
+          const words = parseTimedOutput(stdout);
+          return search !== undefined && 'kws' in search ? words.sort((a, b) => a.start - b.start) : words;
+        },
+      },
+      release,
+    );
+  }
+
+  private decoderArguments(): string[] {
+    return [
+      '-samprate', String(RECOGNIZER_SAMPLE_RATE),
+      '-hmm', `${this.modelDir}/en-us`,
+      ...this.searchArguments(),
+      '-dict', `${this.modelDir}/cmudict-en-us.dict`,
+      '-time', 'yes',
+      '-logfn', '/dev/null',
+    ];
+  }
+
   private async recognizePiece(samples: Int16Array, signal: AbortSignal): Promise<RecognizedWord[]> {
     const seconds = samples.length / RECOGNIZER_SAMPLE_RATE;
     // The decoder opens its input by name, and Node's stdin pipes are sockets it cannot open: a temp file it is.
@@ -116,15 +157,7 @@ export class PocketSphinxRecognizer implements SpeechRecognizer {
       await writeFile(inputPath, encodeWav({ sampleRate: RECOGNIZER_SAMPLE_RATE, channels: [samples] }));
       const { stdout } = await runTool(
         this.binary,
-        [
-          '-infile', inputPath,
-          '-samprate', String(RECOGNIZER_SAMPLE_RATE),
-          '-hmm', `${this.modelDir}/en-us`,
-          ...this.searchArguments(),
-          '-dict', `${this.modelDir}/cmudict-en-us.dict`,
-          '-time', 'yes',
-          '-logfn', '/dev/null',
-        ],
+        ['-infile', inputPath, ...this.decoderArguments()],
         { timeoutMs: 30_000 + seconds * 3_000, signal },
       );
       const words = parseTimedOutput(stdout.toString('utf8'));

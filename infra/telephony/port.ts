@@ -70,6 +70,13 @@ export interface ListenOptions {
    * (dtmf-entry.ts) and returns it as one `dtmf` input. Absent: every key is an answer by itself.
    */
   dtmfRoutes?: readonly string[];
+  /**
+   * Called with the answer's audio while it is spoken, piece by piece and in order, from just before its speech
+   * starts (the same pre-roll as the returned clip) until its end is decided: a live recogniser decodes as the
+   * customer talks. Never called for speech that is not this listen's answer. A carrier without live audio
+   * ignores it; the returned `audio` is the whole answer either way.
+   */
+  hear?: (chunk: AudioClip) => void;
 }
 
 /** An answered call. Methods run one at a time; the engine awaits each before the next. */

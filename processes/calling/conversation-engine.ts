@@ -4,8 +4,9 @@ import { renderTemplate } from '../../domain/script-template.ts';
 import type { Script, ScriptIntent, ScriptNoInput, ScriptRoute, ScriptStep } from '../../domain/script-types.ts';
 import type { AudioClip, CallSession, CustomerInput, Span, Telephony, TransferTarget } from '../../infra/telephony/port.ts';
 import { CallRecordingBuilder } from './call-recording.ts';
-import type { ConversationSpeech, ExtraKeywords, ReplyClassifier } from './conversation-ports.ts';
+import type { ConversationSpeech, ExtraKeywords, LiveRecognition, ReplyClassifier } from './conversation-ports.ts';
 import { escalationSummary, type ConversationResult } from './conversation-result.ts';
+import { PromptsAhead, stepsAfter, DEFAULT_PROMPTS_AHEAD_LIMITS } from './prompts-ahead.ts';
 import { TRANSFER_FALLBACK_STEP_ID, transferFallbackText, WHISPER_LANGUAGE, whisperText } from './transfer-prompts.ts';
 
 /**
@@ -74,6 +75,8 @@ export class ConversationEngine {
       // A real line: synthesise the greeting while the phone rings (the phrase cache shares the in-flight
       // synthesis), so the customer does not hear dead air after answering.
       speech.synthesize(renderTemplate(first.say, request.variables), request.language, 'agent').catch(() => undefined);
+      // And whatever recognising its answers needs (a call-domain language model) starts getting ready now.
+      speech.prepare?.(request.language, { script: request.script });
     }
     const placed = await telephony
       .placeCall({
@@ -132,6 +135,8 @@ class Conversation {
   private answeredBy: AnsweredBy | null = null;
   private transfer: ConversationResult['transfer'] = null;
   private readonly recording: CallRecordingBuilder | null;
+  /** A real line: the prompts a listening step may lead to are synthesised while the customer answers. */
+  private readonly ahead: PromptsAhead | null;
 
   constructor(
     private readonly request: ConversationRequest,
@@ -139,6 +144,8 @@ class Conversation {
     private readonly dependencies: ConversationEngineDependencies,
   ) {
     this.recording = request.recording ? new CallRecordingBuilder() : null;
+    const { speech, telephony } = dependencies;
+    this.ahead = telephony.needsPromptAudio ? new PromptsAhead((text) => speech.synthesize(text, request.language, 'agent')) : null;
   }
 
   async run(): Promise<void> {
@@ -153,7 +160,7 @@ class Conversation {
     for (let spoken = 0; step !== undefined && spoken < maxSpoken; spoken++) {
       if (step.disposition !== undefined) this.setDisposition(step.disposition);
       const text = renderTemplate(step.say, this.request.variables);
-      await this.say(step, text);
+      await this.say(step, text, this.nextPromptsOf(step, steps));
       let next: string | undefined = step.end ? undefined : step.next;
       if (step.listen) {
         const decision = await this.listenAndRoute(step, text);
@@ -252,12 +259,21 @@ class Conversation {
     if (this.escalation === null) this.disposition = disposition;
   }
 
-  private async say(step: ScriptStep, text: string): Promise<void> {
+  /** The texts of the prompts `step`'s answer may lead to (none when the step does not listen or nothing is prepared ahead). */
+  private nextPromptsOf(step: ScriptStep, steps: ReadonlyMap<string, ScriptStep>): string[] {
+    if (!this.ahead || !step.listen) return [];
+    return stepsAfter(step, steps, DEFAULT_PROMPTS_AHEAD_LIMITS.maxPrompts).map((next) => renderTemplate(next.say, this.request.variables));
+  }
+
+  /** `nextPrompts`: synthesised ahead once this prompt's own audio is ready (it comes first). */
+  private async say(step: ScriptStep, text: string, nextPrompts: readonly string[] = []): Promise<void> {
     const { speech, telephony } = this.dependencies;
     const language = this.request.language;
+    const synthesize = () => speech.synthesize(text, language, 'agent');
     // Synthesis is skipped when nothing needs the audio: the sandbox times text, and an unrecorded call keeps
     // no copy (this is what lets the sandbox run hundreds of calls a second).
-    const audio = this.recording || telephony.needsPromptAudio ? await speech.synthesize(text, language, 'agent') : undefined;
+    const audio = this.recording || telephony.needsPromptAudio ? await (this.ahead?.take(text)?.catch(synthesize) ?? synthesize()) : undefined;
+    if (nextPrompts.length > 0) this.ahead?.prepare(nextPrompts);
     const span = await this.session.play({ text, language, audio });
     this.turns.push({ speaker: 'agent', text, start_seconds: span.startSeconds, end_seconds: span.endSeconds, step_id: step.id });
     // A prompt cut short by the customer (barge-in) is recorded as far as it was played.
@@ -266,13 +282,25 @@ class Conversation {
 
   private async listenAndRoute(step: ScriptStep, promptText: string): Promise<RouteDecision> {
     const listen = step.listen!;
+    const { speech, telephony } = this.dependencies;
     for (let misses = 0; ; ) {
-      const input = await this.session.listen({ timeoutSeconds: listen.timeout_seconds, language: this.request.language, dtmfRoutes: dtmfRoutesOf(step) });
+      // On a real line the answer is decoded while it is spoken; the sandbox gives text and needs no decoder.
+      const live = telephony.needsPromptAudio ? speech.hearLive?.(this.request.language, { script: this.request.script }) : undefined;
+      const input = await this.session.listen({
+        timeoutSeconds: listen.timeout_seconds,
+        language: this.request.language,
+        dtmfRoutes: dtmfRoutesOf(step),
+        ...(live ? { hear: (chunk: AudioClip) => live.hear(chunk) } : {}),
+      }).catch((error: unknown) => {
+        live?.cancel();
+        throw error;
+      });
+      if (input.kind !== 'speech') live?.cancel();
       if (input.kind === 'hangup') {
         this.customerHungUp = true;
         return { kind: 'hangup' };
       }
-      const route = input.kind === 'silence' ? undefined : await this.understand(step, input);
+      const route = input.kind === 'silence' ? undefined : await this.understand(step, input, live);
       if (route) return { kind: 'route', route, atSeconds: input.endSeconds };
       if (++misses > listen.no_input.retries) return { kind: 'no_input' };
       await this.say(step, promptText);
@@ -280,11 +308,12 @@ class Conversation {
   }
 
   /** Records the customer's turn and finds the route it selects (undefined: not understood). */
-  private async understand(step: ScriptStep, input: Exclude<CustomerInput, { kind: 'silence' | 'hangup' }>): Promise<ScriptRoute | undefined> {
+  private async understand(step: ScriptStep, input: Exclude<CustomerInput, { kind: 'silence' | 'hangup' }>, live?: LiveRecognition): Promise<ScriptRoute | undefined> {
     const routes = step.listen!.routes;
     const turn: CallTurn = { speaker: 'customer', text: '', start_seconds: input.startSeconds, end_seconds: input.endSeconds, step_id: step.id };
     this.turns.push(turn);
     if (input.kind === 'dtmf') {
+      live?.cancel();
       turn.text = `[pressed ${input.digits}]`;
       turn.dtmf = input.digits;
       const route = routes.find((candidate) => candidate.dtmf === input.digits);
@@ -295,10 +324,14 @@ class Conversation {
     let text = input.text;
     // Words the carrier knew (the sandbox's simulated customer) are exact; recognised ones are as sure as the recogniser.
     let confidence = text === undefined ? 0 : 1;
-    if (text === undefined && input.audio && this.dependencies.speech.recognize) {
-      const recognised = await this.dependencies.speech.recognize(input.audio, this.request.language, { script: this.request.script });
+    if (text === undefined && input.audio && (live || this.dependencies.speech.recognize)) {
+      const recognised = live
+        ? await live.result(input.audio)
+        : await this.dependencies.speech.recognize!(input.audio, this.request.language, { script: this.request.script });
       text = recognised.text;
       confidence = recognised.confidence;
+    } else {
+      live?.cancel();
     }
     turn.text = text ?? '';
     turn.confidence = Math.round(confidence * 100) / 100;

@@ -32,7 +32,7 @@ interface Utterance {
 }
 
 export class SipCallSession implements CallSession {
-  private readonly detector = new UtteranceDetector();
+  private readonly detector: UtteranceDetector;
   private analysed = 0;
   private readonly utterances: Utterance[] = [];
   private readonly digits: Array<{ digit: string; atSeconds: number }> = [];
@@ -50,6 +50,8 @@ export class SipCallSession implements CallSession {
   private agentRinging: AbortController | null = null;
   /** Frames of quiet in a row, for waitForQuiet. */
   private quietFrames = 0;
+  /** The listen in progress that hears its answer live (ListenOptions.hear): where the audio handed over ends. */
+  private hearing: { hear: (chunk: AudioClip) => void; fedUntil: number | null } | null = null;
 
   constructor(
     private readonly agent: SipUserAgent,
@@ -61,7 +63,10 @@ export class SipCallSession implements CallSession {
     answeringMachineDetection = false,
     /** Dials a warm transfer's agent leg (SipTelephony); absent: this call cannot be transferred. */
     private readonly dialAgent?: AgentLegDialer,
+    /** The pause that ends an answer (SIP_END_OF_UTTERANCE_MS); default DEFAULT_END_SILENCE_MS. */
+    endOfUtteranceMs?: number,
   ) {
+    this.detector = new UtteranceDetector(endOfUtteranceMs === undefined ? {} : { endSilenceMs: endOfUtteranceMs });
     if (!dialAgent) this.transfer = undefined;
     this.amd = answeringMachineDetection ? new AnsweringMachineDetector() : null;
     this.amdFrom = Math.round(mediaLeadSeconds * TRACK_SAMPLE_RATE);
@@ -93,13 +98,24 @@ export class SipCallSession implements CallSession {
   }
 
   async listen(options: ListenOptions): Promise<CustomerInput> {
+    this.hearing = options.hear ? { hear: options.hear, fedUntil: null } : null;
+    try {
+      return await this.awaitInput(options);
+    } finally {
+      this.hearing = null;
+    }
+  }
+
+  private async awaitInput(options: ListenOptions): Promise<CustomerInput> {
     const listenStart = this.stream.now();
     const deadline = listenStart + options.timeoutSeconds;
     for (;;) {
       if (this.digits.length > 0) return this.collectEntry(options.dtmfRoutes ?? []);
       if (this.ended !== null) return { kind: 'hangup', startSeconds: round(listenStart), endSeconds: this.ended };
-      const answer = this.utterances.find((utterance) => utterance.start / TRACK_SAMPLE_RATE >= this.answersFrom - 0.05);
+      const answer = this.answer();
       const now = this.stream.now();
+      // An answer already (partly) heard before this listen began is handed over at once.
+      this.feedHearing();
       if (answer && answer.end !== null) {
         this.utterances.splice(0, this.utterances.indexOf(answer) + 1);
         this.answersFrom = answer.end / TRACK_SAMPLE_RATE;
@@ -113,6 +129,33 @@ export class SipCallSession implements CallSession {
         return { kind: 'silence', startSeconds: round(listenStart), endSeconds: round(now) };
       }
       await this.sleep(answer ? 100 : (deadline - now) * 1000);
+    }
+  }
+
+  /** The answer to the last prompt: the first utterance that started after it (or barged into it). */
+  private answer(): Utterance | undefined {
+    return this.utterances.find((utterance) => utterance.start / TRACK_SAMPLE_RATE >= this.answersFrom - 0.05);
+  }
+
+  /**
+   * Hands the live listener the answer's audio analysed since the last call: from the pre-roll before its start
+   * (as the clip `listen` returns) up to what the detector has analysed, so while the answer goes on, and up to
+   * where its end was decided (the quiet after it, a little more than the clip's post-roll).
+   */
+  private feedHearing(): void {
+    const hearing = this.hearing;
+    if (!hearing) return;
+    const answer = this.answer();
+    if (!answer) return;
+    const from = hearing.fedUntil ?? Math.max(0, answer.start - PRE_ROLL_SAMPLES);
+    const to = answer.end === null ? this.analysed : Math.min(this.analysed, answer.end + POST_ROLL_SAMPLES);
+    if (to <= from) return;
+    hearing.fedUntil = to;
+    try {
+      hearing.hear({ pcm: this.stream.track.read(from, to), sampleRate: TRACK_SAMPLE_RATE });
+    } catch {
+      // A listener that fails stops hearing live (its recognition falls back to the whole answer); the line goes on.
+      this.hearing = null;
     }
   }
 
@@ -278,6 +321,7 @@ export class SipCallSession implements CallSession {
       }
     }
     if (this.utterances.length > 32) this.utterances.splice(0, this.utterances.length - 32);
+    this.feedHearing();
     if (changed) this.wake?.();
   }
 

@@ -22,6 +22,8 @@ export interface SipSettings {
   mediaThreadRealtimePriority?: number;
   /** A warm transfer's agent leg rings this long before the customer hears the fallback (SIP_TRANSFER_ANSWER_SECONDS). */
   transferAnswerSeconds: number;
+  /** The pause that ends a spoken answer (SIP_END_OF_UTTERANCE_MS); default DEFAULT_END_SILENCE_MS. */
+  endOfUtteranceMs?: number;
 }
 
 export type SipConfig = Pick<
@@ -41,6 +43,7 @@ export type SipConfig = Pick<
   | 'MEDIA_THREAD_NICE'
   | 'MEDIA_THREAD_REALTIME_PRIORITY'
   | 'SIP_TRANSFER_ANSWER_SECONDS'
+  | 'SIP_END_OF_UTTERANCE_MS'
 >;
 
 export function sipSettingsFrom(config: SipConfig): SipSettings {
@@ -63,6 +66,7 @@ export function sipSettingsFrom(config: SipConfig): SipSettings {
     mediaThreadNice: config.MEDIA_THREAD_NICE,
     mediaThreadRealtimePriority: config.MEDIA_THREAD_REALTIME_PRIORITY,
     transferAnswerSeconds: config.SIP_TRANSFER_ANSWER_SECONDS,
+    endOfUtteranceMs: config.SIP_END_OF_UTTERANCE_MS,
   };
 }
 

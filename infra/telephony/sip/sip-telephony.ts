@@ -91,8 +91,15 @@ export class SipTelephony implements Telephony {
     stream.setRemote(remote);
     const mediaLeadSeconds = early ? stream.now() : 0;
     if (!early) stream.start();
-    const session = new SipCallSession(this.agent, result.dialog, stream, { address: this.settings.localAddress, sessionId }, mediaLeadSeconds, this.settings.answeringMachineDetection, (target, callerId, signal) =>
-      this.dialAgent(target, callerId ?? request.callerId, signal),
+    const session = new SipCallSession(
+      this.agent,
+      result.dialog,
+      stream,
+      { address: this.settings.localAddress, sessionId },
+      mediaLeadSeconds,
+      this.settings.answeringMachineDetection,
+      (target, callerId, signal) => this.dialAgent(target, callerId ?? request.callerId, signal),
+      this.settings.endOfUtteranceMs,
     );
     return { outcome: 'answered', ringSeconds, session };
   }

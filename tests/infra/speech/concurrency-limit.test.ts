@@ -22,6 +22,22 @@ test('never runs more than the limit at once, and runs everything', async () => 
   assert.equal(results, [0, 1, 2, -1, 4, 5, 6]);
 });
 
+test('tryAcquire: a slot at once or null, never a wait; giving it back twice counts once; queued runs get it', async () => {
+  const limit = new ConcurrencyLimit(1);
+  const release = limit.tryAcquire()!;
+  assert.ok(release);
+  assert.is(limit.tryAcquire(), null);
+  let ran = false;
+  const queued = limit.run(async () => (ran = true));
+  release();
+  release();
+  await queued;
+  assert.ok(ran);
+  const again = limit.tryAcquire();
+  assert.ok(again, 'free again after the queued run');
+  assert.is(limit.tryAcquire(), null, 'the double release did not add a slot');
+});
+
 test('a limit below one is refused', () => {
   assert.throws(() => new ConcurrencyLimit(0), (error: unknown) => error instanceof RangeError);
 });

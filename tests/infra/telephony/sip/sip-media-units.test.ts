@@ -118,8 +118,8 @@ test('the transfer relay (media thread): packets placed by timestamp, relayed 60
   assert.equal([5020, 5040, 5060, 5080].map((at) => relay.nextFrame(at)[0]), [0, 0, pcma(4000), 0]);
 });
 
-test('utterance detector: start after sustained voice, end after 700 ms of quiet, clicks ignored', () => {
-  const detector = new UtteranceDetector();
+test('utterance detector: start after sustained voice, end after 700 ms of quiet (as configured), clicks ignored', () => {
+  const detector = new UtteranceDetector({ endSilenceMs: 700 });
   const events: Array<{ kind: string; frame: number }> = [];
   const feed = (amplitude: number, frames: number) => {
     for (let index = 0; index < frames; index++) {

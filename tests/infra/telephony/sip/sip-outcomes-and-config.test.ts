@@ -47,6 +47,8 @@ test('TELEPHONY=sip: defaults and parsing', () => {
   assert.is(settings.ringTimeoutSeconds, 30);
   assert.is(settings.maxCallsPerSecond, 10);
   assert.is(settings.credentials, null);
+  assert.is(settings.endOfUtteranceMs, 500);
+  assert.is(sipSettingsFrom(loadConfig({ ...sip, SIP_END_OF_UTTERANCE_MS: '800' })).endOfUtteranceMs, 800);
   assert.equal(parseHostPort('[2001:db8::1]:5080'), { host: '2001:db8::1', port: 5080 });
   assert.equal(parseHostPort('192.0.2.1:5070'), { host: '192.0.2.1', port: 5070 });
 });
@@ -67,6 +69,7 @@ test('TELEPHONY=sip: clear errors at start', () => {
   refused({ ...sip, RING_TIMEOUT_SECONDS: '2' }, /RING_TIMEOUT_SECONDS/);
   refused({ ...sip, SIP_MAX_CPS: '0' }, /SIP_MAX_CPS/);
   refused({ ...sip, SIP_LOCAL_PORT: '70000' }, /SIP_LOCAL_PORT/);
+  refused({ ...sip, SIP_END_OF_UTTERANCE_MS: '100' }, /SIP_END_OF_UTTERANCE_MS/);
   // The sandbox needs none of it.
   assert.is(loadConfig({}).TELEPHONY, 'sandbox');
 });

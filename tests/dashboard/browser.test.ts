@@ -653,8 +653,13 @@ dashboard('sign out ends the session', async () => {
   // The Overview loads parts of itself after the page: signing out while one is on its way makes it a refused
   // request (a console error), which is right, but not what this step checks.
   await page.goto(`${server.baseUrl}/`, { waitUntil: 'networkidle' });
+  const before = problems.length;
   await page.click('button:has-text("Sign out")');
   await page.waitForURL(/\/sign-in\?ended=signed-out$/);
+  // Even after the network was idle, a part may set off as the button is pressed (seen once in CI: a 403 from
+  // the ended session). Only that refusal is forgiven here, and only between the click and the sign-in page.
+  const during = problems.splice(before);
+  problems.push(...during.filter((problem) => !/status of 403/.test(problem)));
   await page.goto(`${server.baseUrl}/campaigns`);
   assert.match(page.url(), /\/sign-in$/);
   assert.equal(problems, []);

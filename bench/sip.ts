@@ -189,7 +189,7 @@ async function dtmfPhase(): Promise<void> {
 
 async function speechPhase(): Promise<void> {
   const speech = await measureSpeechLatency({ work, calls: SPEECH_CALLS, spacingMs: SPEECH_SPACING_MS, firstHost: 60, localPort: 5080, rtpLow: 24000 });
-  const line = (values: number[]) => (values.length === 0 ? "none (n 0)" : `p50 ${ms(percentile(values, 50))}, p99 ${ms(percentile(values, 99))} (n ${values.length})`);
+  const line = (values: number[]) => (values.length === 0 ? 'none (n 0)' : `p50 ${ms(percentile(values, 50))}, p99 ${ms(percentile(values, 99))} (n ${values.length})`);
   console.log(`bench:sip speech — ${speech.calls} calls, one started every ${SPEECH_SPACING_MS} ms, the customer answers by voice (Festival), PocketSphinx with the call-domain model`);
   console.log(`  answered ${speech.answered}/${speech.calls}, routed by the spoken answer ${speech.routedRight}; heard: ${[...new Set(speech.recognised)].map((text) => JSON.stringify(text)).join(', ')}`);
   console.log(`  end of English speech to next prompt: ${line(speech.endToPromptMs)}`);

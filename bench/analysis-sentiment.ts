@@ -25,17 +25,10 @@ import { fileURLToPath } from 'node:url';
 import { loadCallClassifier } from '../infra/analysis/classifier/call-classifier-model.ts';
 import { createClassifiedAnalyzer } from '../infra/analysis/classifier/classified-analyzer.ts';
 import { createLexiconAnalyzer } from '../infra/analysis/lexicon-analyzer.ts';
-import type { Analyzer, TranscriptSegment } from '../infra/analysis/port.ts';
+import type { Analyzer } from '../infra/analysis/port.ts';
 import { sentimentBucket } from '../infra/analysis/sentiment.ts';
+import { readLabelledTranscripts, type LabelledTranscript } from './labelled-transcripts.ts';
 
-interface LabelledTranscript {
-  id: string;
-  language: string;
-  variant?: string;
-  intent: string | null;
-  sentiment: -1 | 0 | 1;
-  segments: TranscriptSegment[];
-}
 
 export interface LanguageFigures {
   group: string;
@@ -132,8 +125,7 @@ function readRecorded(label: string, path: string): RecordedFigures | null {
 }
 
 export function measureSentimentSlice(plan: SlicePlan, analyzer: Analyzer = createLexiconAnalyzer()): SentimentSliceFigures {
-  const transcripts = (JSON.parse(readFileSync(plan.dataPath, 'utf8')) as { transcripts: LabelledTranscript[] })
-    .transcripts;
+  const transcripts = readLabelledTranscripts(plan.dataPath);
   const byGroup = new Map<string, LanguageFigures>();
   const misses: SentimentMiss[] = [];
   const cpuBefore = process.cpuUsage();

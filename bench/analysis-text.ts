@@ -18,20 +18,10 @@ import { performance } from 'node:perf_hooks';
 import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createLexiconAnalyzer } from '../infra/analysis/lexicon-analyzer.ts';
-import type { TranscriptSegment } from '../infra/analysis/port.ts';
 import { scorecardSchema } from '../infra/analysis/scorecard-schema.ts';
 import { sentimentBucket } from '../infra/analysis/sentiment.ts';
+import { readLabelledTranscripts, type LabelledTranscript } from './labelled-transcripts.ts';
 
-interface LabelledTranscript {
-  id: string;
-  language: string;
-  variant?: string;
-  split: string;
-  /** null: the customer expressed no intent of the label set. */
-  intent: string | null;
-  sentiment: -1 | 0 | 1;
-  segments: TranscriptSegment[];
-}
 
 export interface AccuracyFigures {
   group: string;
@@ -155,9 +145,6 @@ function analyseAll(transcripts: readonly LabelledTranscript[]): void {
   }
 }
 
-function readLabelled(path: string): LabelledTranscript[] {
-  return (JSON.parse(readFileSync(path, 'utf8')) as { transcripts: LabelledTranscript[] }).transcripts;
-}
 
 function setFigures(set: LabelledSetFigures['set'], dataPath: string, transcripts: readonly LabelledTranscript[]) {
   const byLanguage = [...groupBy(transcripts, languageOf)].map(([group, members]) => accuracy(group, members));
@@ -166,7 +153,7 @@ function setFigures(set: LabelledSetFigures['set'], dataPath: string, transcript
 
 /** Every held-out transcript whose intent or sentiment sign the analyzer got wrong. */
 export function heldOutMisses(dataPath: string = DEFAULT_HELD_OUT): Outcome[] {
-  return readLabelled(dataPath)
+  return readLabelledTranscripts(dataPath)
     .map(outcomeOf)
     .filter((o) => o.detectedIntent !== o.expectedIntent || o.detectedSign !== o.expectedSign);
 }
@@ -180,11 +167,11 @@ export function measureTextAnalysis(
 ): TextAnalysisFigures {
   const runs = options.runs ?? 7;
   const dataPath = options.dataPath ?? DEFAULT_DATA;
-  const transcripts = readLabelled(dataPath);
+  const transcripts = readLabelledTranscripts(dataPath);
   const tuned = setFigures('tuned', dataPath, transcripts);
-  const bySplit = [...groupBy(transcripts, (t) => t.split)].map(([group, members]) => accuracy(group, members));
+  const bySplit = [...groupBy(transcripts, (t) => t.split ?? 'unsplit')].map(([group, members]) => accuracy(group, members));
   const heldOutPath = options.heldOutPath ?? DEFAULT_HELD_OUT;
-  const heldOut = existsSync(heldOutPath) ? setFigures('held_out', heldOutPath, readLabelled(heldOutPath)) : null;
+  const heldOut = existsSync(heldOutPath) ? setFigures('held_out', heldOutPath, readLabelledTranscripts(heldOutPath)) : null;
 
   analyseAll(transcripts); // warm-up: lexicons compile on first use
   const rates: number[] = [];

@@ -33,8 +33,8 @@ import {
 } from '../infra/analysis/classifier/call-classifier-model.ts';
 import { readRules } from '../infra/analysis/classifier/classified-analyzer.ts';
 import { softmaxProbabilities, trainSoftmax, type SoftmaxWeights, type SparseExample } from '../infra/analysis/classifier/softmax-regression.ts';
-import type { TranscriptSegment } from '../infra/analysis/port.ts';
 import { sentimentBucket } from '../infra/analysis/sentiment.ts';
+import { readLabelledTranscripts, type LabelledTranscript } from '../bench/labelled-transcripts.ts';
 
 export const TRAINING_FILES = [
   'bench/data/labelled-transcripts.json',
@@ -60,14 +60,6 @@ export const MIN_DOCUMENT_FREQUENCY = 2;
 export const MAX_FEATURES = 12_000;
 const WEIGHT_DECIMALS = 4;
 
-interface LabelledCall {
-  id: string;
-  language: string;
-  variant?: string;
-  intent: string | null;
-  sentiment: -1 | 0 | 1;
-  segments: TranscriptSegment[];
-}
 
 export interface TrainingCall {
   key: string;
@@ -86,13 +78,13 @@ const root = fileURLToPath(new URL('../', import.meta.url));
 export function readTrainingCalls(files: readonly string[] = TRAINING_FILES): TrainingCall[] {
   const calls: TrainingCall[] = [];
   for (const file of files) {
-    const transcripts = (JSON.parse(readFileSync(`${root}${file}`, 'utf8')) as { transcripts: LabelledCall[] }).transcripts;
+    const transcripts = readLabelledTranscripts(`${root}${file}`);
     for (const t of transcripts) calls.push(trainingCall(file, t));
   }
   return calls;
 }
 
-export function trainingCall(file: string, t: LabelledCall): TrainingCall {
+export function trainingCall(file: string, t: LabelledTranscript): TrainingCall {
   const rules = readRules(t.segments, t.language);
   const intent = INTENT_CLASSES.indexOf((t.intent ?? 'none') as (typeof INTENT_CLASSES)[number]);
   if (intent < 0) throw new Error(`${file} ${t.id}: unknown intent ${t.intent}`);

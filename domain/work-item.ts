@@ -75,6 +75,11 @@ export function claimableFrom(state: WorkItemState): number | null {
 
 const at = (iso: string) => Date.parse(iso);
 
+/** An item waiting for its first claim: as enqueued, or as requeued (nothing of its earlier attempts kept). */
+function pendingItem(item: { queue: string; item_id: string; payload: Record<string, unknown>; max_attempts: number }, availableAt: string): WorkItemState {
+  return { ...workItemDecider.initialState(), status: 'pending', queue: item.queue, itemId: item.item_id, payload: item.payload, maxAttempts: item.max_attempts, availableAt: at(availableAt) };
+}
+
 function ownClaim(state: WorkItemState, claimId: string): boolean {
   return state.status === 'claimed' && state.claim?.claimId === claimId;
 }
@@ -90,15 +95,7 @@ export const workItemDecider: Decider<WorkItemCommand, WorkItemEvent, WorkItemSt
   evolve(state, event) {
     switch (event.type) {
       case 'WorkEnqueued':
-        return {
-          ...state,
-          status: 'pending',
-          queue: event.data.queue,
-          itemId: event.data.item_id,
-          payload: event.data.payload,
-          maxAttempts: event.data.max_attempts,
-          availableAt: at(event.data.enqueued_at),
-        };
+        return pendingItem(event.data, event.data.enqueued_at);
       case 'WorkClaimed':
         return { ...state, status: 'claimed', attempts: event.data.attempt, claim: { claimId: event.data.claim_id, consumer: event.data.consumer, expiresAt: at(event.data.expires_at) } };
       case 'WorkClaimExtended':
@@ -110,19 +107,8 @@ export const workItemDecider: Decider<WorkItemCommand, WorkItemEvent, WorkItemSt
       case 'WorkParked':
         return { ...state, status: 'parked', claim: null, finishedBy: event.data.claim_id, parkReason: event.data.reason };
       case 'WorkRequeued':
-        return {
-          ...state,
-          status: 'pending',
-          queue: event.data.queue,
-          itemId: event.data.item_id,
-          payload: event.data.payload,
-          maxAttempts: event.data.max_attempts,
-          attempts: 0,
-          availableAt: at(event.data.requeued_at),
-          claim: null,
-          finishedBy: null,
-          parkReason: null,
-        };
+        // Put back by the operator: pending again as if just enqueued, its attempts starting over.
+        return pendingItem(event.data, event.data.requeued_at);
     }
   },
 

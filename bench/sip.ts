@@ -35,6 +35,7 @@ const { writeRtpPcap } = await import('../tests/infra/telephony/sip/rtp-pcap.ts'
 const { waitForUdpPort } = await import('../tests/infra/telephony/sip/peers.ts');
 const { greetingSet } = await import('../tests/infra/telephony/greeting-set.ts');
 const { measureSpeechLatency } = await import('./sip/speech-latency.ts');
+const { benchCarrierSettings } = await import('./sip/bench-carrier-settings.ts');
 type Script = import('../domain/script-types.ts').Script;
 type Telephony = import('../infra/telephony/port.ts').Telephony;
 
@@ -91,22 +92,7 @@ async function dtmfPhase(): Promise<void> {
   const sipp = startPeer('sipp', ['-sf', scenario, '-i', PEER, '-p', '5060', '-mi', PEER, '-m', String(CALLS), '-nostdin', '-timeout', '300s', '-timeout_error']);
   await waitForUdpPort(PEER, 5060, sipp);
 
-  const carrier = new SipTelephony({
-    trunk: { host: PEER, port: 5060 },
-    transport: 'udp',
-    credentials: null,
-    register: false,
-    callerId: '+911140000000',
-    localAddress: '127.0.0.1',
-    localPort: 5070,
-    rtpPorts: { low: 20000, high: 20000 + 2 * CALLS + 100 },
-    ringTimeoutSeconds: 30,
-    maxCallsPerSecond: CPS,
-    answeringMachineDetection: false,
-    mediaThreadNice: Number(process.env.MEDIA_THREAD_NICE ?? 0),
-    mediaThreadRealtimePriority: Number(process.env.MEDIA_THREAD_REALTIME_PRIORITY ?? 10),
-    transferAnswerSeconds: 20,
-  });
+  const carrier = new SipTelephony(benchCarrierSettings({ peer: PEER, localPort: 5070, rtpPorts: { low: 20000, high: 20000 + 2 * CALLS + 100 }, maxCallsPerSecond: CPS }));
   await carrier.start();
   const speech = offlineConversationSpeech();
   // Warm the phrase cache: every call says the same sentences (a campaign's prompts are cached the same way).

@@ -21,6 +21,7 @@ import { CallDomainModels } from '../../infra/speech/language-model/call-domain-
 import { PocketSphinxRecognizer } from '../../infra/speech/pocketsphinx.ts';
 import type { Telephony } from '../../infra/telephony/port.ts';
 import { SipTelephony } from '../../infra/telephony/sip/sip-telephony.ts';
+import { benchCarrierSettings } from './bench-carrier-settings.ts';
 import { resample } from '../../processes/calling/call-recording.ts';
 import { ConversationEngine } from '../../processes/calling/conversation-engine.ts';
 import type { ConversationSpeech } from '../../processes/calling/conversation-ports.ts';
@@ -174,20 +175,9 @@ export async function measureSpeechLatency(options: SpeechLatencyOptions): Promi
     const sipp = startPeer('sipp', ['-sf', scenario, '-i', address, '-p', '5060', '-mi', address, '-m', String(callsHere), '-nostdin', '-timeout', '300s', '-timeout_error']);
     peers.push(sipp);
     await waitForUdpPort(address, 5060, sipp);
-    const carrier = new SipTelephony({
-      trunk: { host: address, port: 5060 },
-      transport: 'udp',
-      credentials: null,
-      register: false,
-      callerId: '+911140000000',
-      localAddress: '127.0.0.1',
-      localPort: options.localPort + index,
-      rtpPorts: { low: options.rtpLow + index * 400, high: options.rtpLow + index * 400 + 398 },
-      ringTimeoutSeconds: 30,
-      maxCallsPerSecond: 20,
-      answeringMachineDetection: false,
-      transferAnswerSeconds: 20,
-    });
+    const carrier = new SipTelephony(
+      benchCarrierSettings({ peer: address, localPort: options.localPort + index, rtpPorts: { low: options.rtpLow + index * 400, high: options.rtpLow + index * 400 + 398 }, maxCallsPerSecond: 20 }),
+    );
     await carrier.start();
     carriers.push(carrier);
     const observed: Telephony = {

@@ -11,7 +11,12 @@
  *   existed, measured once with the rules alone then (bench/data/held-out-4-baseline.json), never trained or tuned
  *   on, and run once with the final classifier (bench/data/held-out-4-round-4.json): its figures are the honest ones.
  *
- * Run: npx tsx bench/analysis-sentiment.ts [--slice 2|3|4] [--classifier] [--misses] [--held-out-misses] [--record-baseline]
+ * - the fifth slice, bench/data/held-out-5-transcripts.json: written and committed alone before round 5 (more training
+ *   calls, held-out-4 moved into training), measured once then with the round-4 analyzer (rules + classifier,
+ *   bench/data/held-out-5-baseline.json) and with the rules alone (held-out-5-rules.json), never trained or tuned on, and run once with the round-5 model
+ *   (bench/data/held-out-5-round-5.json). Since round 5, the fourth slice is training data of the classifier.
+ *
+ * Run: npx tsx bench/analysis-sentiment.ts [--slice 2|3|4|5] [--classifier] [--misses] [--held-out-misses] [--record-baseline]
  *   --slice 2         print only the second slice (what a tuning session runs, so as not to watch the others)
  *   --classifier      measure the rules with the trained call classifier (ANALYSIS_CLASSIFIER=on) instead of the
  *                     rules alone; on slices 1-3, its own training data, that says nothing about new calls
@@ -100,6 +105,16 @@ export const SLICES: readonly SlicePlan[] = [
     baselines: [
       { label: 'rules', path: data('held-out-4-baseline.json') },
       { label: 'round 4', path: data('held-out-4-round-4.json') },
+    ],
+  },
+  {
+    slice: 'held_out_5',
+    title: 'fifth slice (HELD OUT: never trained or tuned on; quote these)',
+    dataPath: data('held-out-5-transcripts.json'),
+    baselines: [
+      { label: 'rules', path: data('held-out-5-rules.json') },
+      { label: 'round 4', path: data('held-out-5-baseline.json') },
+      { label: 'round 5', path: data('held-out-5-round-5.json') },
     ],
   },
 ];

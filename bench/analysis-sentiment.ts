@@ -9,7 +9,8 @@
  *   (bench/data/held-out-3-round-3.json). Since round 4 it is training data of the call classifier.
  * - the fourth slice, bench/data/held-out-4-transcripts.json: written and committed before any classifier code
  *   existed, measured once with the rules alone then (bench/data/held-out-4-baseline.json), never trained or tuned
- *   on, and run once with the final classifier (bench/data/held-out-4-round-4.json): its figures are the honest ones.
+ *   on in round 4, and run once with the round-4 classifier (bench/data/held-out-4-round-4.json). Since round 5 it is
+ *   training data of the call classifier.
  *
  * - the fifth slice, bench/data/held-out-5-transcripts.json: written and committed alone before round 5 (more training
  *   calls, held-out-4 moved into training), measured once then with the round-4 analyzer (rules + classifier,
@@ -21,7 +22,7 @@
  *   --classifier      measure the rules with the trained call classifier (ANALYSIS_CLASSIFIER=on) instead of the
  *                     rules alone; on slices 1-3, its own training data, that says nothing about new calls
  *   --misses          list every miss on the second slice (tuning data)
- *   --held-out-misses list the third and fourth slices' misses (only after tuning is finished: reading them is tuning)
+ *   --held-out-misses list the third to fifth slices' misses (only after tuning is finished: reading them is tuning)
  *   --record-baseline print the slices' figures as JSON, to record a baseline file
  * bench/analysis.ts imports measureSentimentSlices() and printSentimentSlice().
  */
@@ -100,7 +101,7 @@ export const SLICES: readonly SlicePlan[] = [
   },
   {
     slice: 'held_out_4',
-    title: 'fourth slice (HELD OUT: never trained or tuned on; quote these)',
+    title: 'fourth slice (held out for round 4, training data of the classifier since round 5)',
     dataPath: data('held-out-4-transcripts.json'),
     baselines: [
       { label: 'rules', path: data('held-out-4-baseline.json') },

@@ -5,20 +5,21 @@
  *   npm run train:classifier            train, cross-validate, write the model, print the figures
  *   npm run train:classifier -- --check train and compare with the committed file (exit 1 when it differs)
  *
- * Training data: bench/data/labelled-transcripts.json and the held-out, held-out-2 and held-out-3 slices (all
- * tuned on or spent). Never bench/data/held-out-4-transcripts.json: that slice measures the result once.
+ * Training data: bench/data/labelled-transcripts.json, the held-out, held-out-2, held-out-3 and (since round 5, spent)
+ * held-out-4 slices, and the round-5 training calls (training-5-transcripts.json). Never
+ * bench/data/held-out-5-transcripts.json: that slice measures the result once.
  *
  * Choices made by 5-fold cross-validation on the training data only. Folds are by scenario: each slice tells the
  * same scenario in every language (en-t05, hi-t05, ... in one file), so all of a scenario's versions fall in one
  * fold, and a fold is predicted by a model that never saw its scenarios in another language.
  *   1. per feature set, the L2 penalty (the best mean of sentiment-sign and intent accuracy, model alone);
  *   2. per task, `override_at`: the probability at which the model's answer replaces the rules'. It is chosen on
- *      the out-of-fold predictions of the held-out-3 calls, the only training calls the rules were never tuned on
- *      (on the others the rules' readings look better than they will on new calls); ties go to all calls, then to
+ *      the out-of-fold predictions of the untuned calls (held-out-3, held-out-4 and training-5: the rules were never
+ *      tuned on them; on the others the rules' readings look better than they will on new calls); ties go to all calls, then to
  *      the more conservative threshold. `null` (the rules always answer) is a candidate;
  *   3. the feature set: with the rules' readings as features, or without them (the model then reads the text only,
- *      and cannot learn to trust rules that were tuned on three of the four training files): the one whose
- *      combination is right most often on the held-out-3 calls, both tasks together (ties: all calls).
+ *      and cannot learn to trust rules that were tuned on three of the six training files): the one whose
+ *      combination is right most often on the untuned calls, both tasks together (ties: all calls).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -41,12 +42,21 @@ export const TRAINING_FILES = [
   'bench/data/held-out-transcripts.json',
   'bench/data/held-out-2-transcripts.json',
   'bench/data/held-out-3-transcripts.json',
+  'bench/data/held-out-4-transcripts.json',
+  'bench/data/training-5-transcripts.json',
 ] as const;
-/** The calls whose rule readings are honest (the rules were not tuned on them): where `override_at` is chosen. */
-const UNTUNED_FILE = 'bench/data/held-out-3-transcripts.json';
+/**
+ * The calls whose rule readings are honest (the rules were never tuned on them): where `override_at` and the feature
+ * set are chosen. The rules were tuned on the first three files only.
+ */
+export const UNTUNED_FILES: readonly string[] = [
+  'bench/data/held-out-3-transcripts.json',
+  'bench/data/held-out-4-transcripts.json',
+  'bench/data/training-5-transcripts.json',
+];
 
 export const FOLDS = 5;
-export const L2_GRID = [0.0003, 0.001] as const;
+export const L2_GRID = [0.00001, 0.00003, 0.0001] as const;
 /** With the rules' readings (their intent, scores and sentiment) as features, or the text alone. */
 export const FEATURE_SETS = ['text+rules', 'text'] as const;
 export type FeatureSet = (typeof FEATURE_SETS)[number];
@@ -203,9 +213,9 @@ export interface TaskFigures {
   override_at: number | null;
   /** Correct answers per group (out-of-fold), rules alone, model alone, the combination. */
   all: GroupAccuracy[];
-  held_out_3: GroupAccuracy[];
-  /** Accuracy of each candidate threshold: on held-out-3's calls, then on all calls. */
-  candidates: { override_at: number | null; held_out_3: number; all: number }[];
+  untuned: GroupAccuracy[];
+  /** Accuracy of each candidate threshold: on the untuned calls, then on all calls. */
+  candidates: { override_at: number | null; untuned: number; all: number }[];
 }
 
 function accuracyByGroup(calls: readonly TrainingCall[], truth: (c: TrainingCall) => number, rules: (c: TrainingCall) => number, probabilities: number[][], overrideAt: number | null): GroupAccuracy[] {
@@ -224,21 +234,21 @@ function accuracyByGroup(calls: readonly TrainingCall[], truth: (c: TrainingCall
 
 export function chooseOverride(calls: readonly TrainingCall[], truth: (c: TrainingCall) => number, rules: (c: TrainingCall) => number, probabilities: number[][]): TaskFigures {
   const all = calls.map((_, i) => i);
-  const untuned = all.filter((i) => calls[i]!.file === UNTUNED_FILE);
+  const untuned = all.filter((i) => UNTUNED_FILES.includes(calls[i]!.file));
   const accuracy = (indices: number[], overrideAt: number | null) =>
     indices.filter((i) => combined(rules(calls[i]!), probabilities[i]!, overrideAt) === truth(calls[i]!)).length / Math.max(1, indices.length);
-  const candidates = OVERRIDE_GRID.map((overrideAt) => ({ override_at: overrideAt, held_out_3: accuracy(untuned, overrideAt), all: accuracy(all, overrideAt) }));
+  const candidates = OVERRIDE_GRID.map((overrideAt) => ({ override_at: overrideAt, untuned: accuracy(untuned, overrideAt), all: accuracy(all, overrideAt) }));
   // The grid runs from bold to conservative: on a tie the later (more conservative) candidate wins.
   let best = candidates[0]!;
   for (const candidate of candidates) {
-    if (candidate.held_out_3 > best.held_out_3 || (candidate.held_out_3 === best.held_out_3 && candidate.all >= best.all)) best = candidate;
+    if (candidate.untuned > best.untuned || (candidate.untuned === best.untuned && candidate.all >= best.all)) best = candidate;
   }
   const untunedCalls = untuned.map((i) => calls[i]!);
   const untunedProbabilities = untuned.map((i) => probabilities[i]!);
   return {
     override_at: best.override_at,
     all: accuracyByGroup(calls, truth, rules, probabilities, best.override_at),
-    held_out_3: accuracyByGroup(untunedCalls, truth, rules, untunedProbabilities, best.override_at),
+    untuned: accuracyByGroup(untunedCalls, truth, rules, untunedProbabilities, best.override_at),
     candidates,
   };
 }
@@ -300,14 +310,14 @@ export function trainCallClassifier(calls: readonly TrainingCall[], log: (line: 
       intent: chooseOverride(calls, (c) => c.intent, (c) => c.rulesIntent, best!.outOfFold.intent),
     });
   }
-  const untuned = (c: Candidate) => bestOf(c.sentiment).held_out_3 + bestOf(c.intent).held_out_3;
+  const untuned = (c: Candidate) => bestOf(c.sentiment).untuned + bestOf(c.intent).untuned;
   const overall = (c: Candidate) => bestOf(c.sentiment).all + bestOf(c.intent).all;
   let chosen = candidates[0]!;
   for (const candidate of candidates) {
     if (untuned(candidate) > untuned(chosen) || (untuned(candidate) === untuned(chosen) && overall(candidate) > overall(chosen))) chosen = candidate;
   }
   for (const candidate of candidates) {
-    log(`${candidate.featureSet}: combination right on held-out-3 ${(bestOf(candidate.sentiment).held_out_3 * 100).toFixed(1)}% (sign, override_at ${candidate.sentiment.override_at}) and ${(bestOf(candidate.intent).held_out_3 * 100).toFixed(1)}% (intent, override_at ${candidate.intent.override_at})`);
+    log(`${candidate.featureSet}: combination right on the untuned calls ${(bestOf(candidate.sentiment).untuned * 100).toFixed(1)}% (sign, override_at ${candidate.sentiment.override_at}) and ${(bestOf(candidate.intent).untuned * 100).toFixed(1)}% (intent, override_at ${candidate.intent.override_at})`);
   }
   const final = trainTasks(calls, chosen.l2, epochs, chosen.featureSet);
   const file: CallClassifierFile = {
@@ -333,8 +343,8 @@ export function trainCallClassifier(calls: readonly TrainingCall[], log: (line: 
 }
 
 function printTask(name: string, figures: TaskFigures): void {
-  console.log(`\n${name}: override_at ${figures.override_at} (candidates, held-out-3 / all: ${figures.candidates.map((c) => `${c.override_at}: ${(c.held_out_3 * 100).toFixed(1)}/${(c.all * 100).toFixed(1)}`).join(', ')})`);
-  for (const [label, rows] of [['all training calls', figures.all], ['held-out-3 calls only', figures.held_out_3]] as const) {
+  console.log(`\n${name}: override_at ${figures.override_at} (candidates, untuned / all: ${figures.candidates.map((c) => `${c.override_at}: ${(c.untuned * 100).toFixed(1)}/${(c.all * 100).toFixed(1)}`).join(', ')})`);
+  for (const [label, rows] of [['all training calls', figures.all], ['untuned calls only (held-out-3, held-out-4, training-5)', figures.untuned]] as const) {
     console.log(`  out of fold, ${label}: group  calls  rules  model  combined`);
     for (const row of rows) {
       const pct = (n: number) => `${((n / row.calls) * 100).toFixed(0)}%`.padStart(5);

@@ -9,6 +9,10 @@
  *       many spellings of romanised Hindi, share n-grams where they share no whole word
  *   l:  the customer's last turn, words and bigrams: how the call ended weighs most for sentiment
  *   n:  words in a customer clause that holds a negator of the rules' lexicons ("not happy", "खुश नहीं")
+ *   t:  the customer's words and bigrams after the last contrastive word of a turn ("Thanks, but ...", "... पर अभी
+ *       ज़रूरत नहीं"): what follows "but" is usually what the customer means
+ *   f:  the customer's first turn, words and bigrams: what the customer answered the agent's opening with (the
+ *       request or the refusal) often names the intent better than the pleasantries that follow
  *   a:  the agent's words: what the call is about (a renewal, an overdue EMI, an offer)
  *   r:  the rules' own readings (their intent, its score per label, their sentiment sign and score, the last
  *       turn's valence) and a few counts; not scaled. A model trained without the readings (the trainer's "text"
@@ -31,6 +35,16 @@ export const MODEL_TEXT_CHARACTERS = 20_000;
 const MAX_WORD_FOR_NGRAMS = 32;
 const CHAR_NGRAM_SIZES = [2, 3, 4] as const;
 const INTENT_SCORE_CAP = 6;
+
+/**
+ * Contrastive words that turn a customer's turn ("I appreciate the call, but ..."), in the script each language is
+ * transcribed in, romanised Hindi included. The ambiguous ones (Hindi पर / par also mean "on") count only where they
+ * open a clause.
+ */
+const CONTRAST_ANYWHERE = new Set([
+  'but', 'however', 'though', 'although', 'yet', 'lekin', 'magar', 'लेकिन', 'मगर', 'परंतु', 'किंतु', 'पण', 'तरीही', 'ஆனால்', 'ஆனாலும்', 'இருந்தாலும்', 'కానీ', 'అయినా', 'అయినప్పటికీ',
+]);
+const CONTRAST_AT_CLAUSE_START = new Set(['par', 'पर', 'still', 'फिर']);
 
 /** What the rules said about the call: the classifier's strongest features. */
 export interface RuleReading {
@@ -83,6 +97,18 @@ function mergeScaled(into: Map<string, number>, group: ReadonlyMap<string, numbe
   for (const [name, value] of group) into.set(name, value / norm);
 }
 
+/** The words of a turn after its last contrastive word (none when the turn has none). */
+function wordsAfterLastContrast(text: string, language: string): string[] {
+  const words = tokenizeClauses(text, language).flatMap((clause) =>
+    clause.map((word, i) => ({ word, contrast: CONTRAST_ANYWHERE.has(word) || (i === 0 && CONTRAST_AT_CLAUSE_START.has(word)) })),
+  );
+  let at = -1;
+  words.forEach((w, i) => {
+    if (w.contrast) at = i;
+  });
+  return at < 0 ? [] : words.slice(at + 1).map((w) => w.word);
+}
+
 function negators(language: string, words: readonly string[]): Set<string> {
   const found = new Set<string>();
   for (const key of lexiconKeysForWords(language, words)) {
@@ -128,8 +154,13 @@ export function callFeatures(
   }
   const lastText = customerTexts[customerTexts.length - 1] ?? '';
   for (const clause of tokenizeClauses(lastText, language)) addWords(sinkInto(last, accept), 'l:', clause, true);
+  const afterContrast = new Map<string, number>();
+  for (const text of customerTexts) addWords(sinkInto(afterContrast, accept), 't:', wordsAfterLastContrast(text, language), true);
+  const first = new Map<string, number>();
+  const firstText = customerTexts.length > 0 && customerVoice(segments).length === customerTexts.length ? customerTexts[0]! : '';
+  for (const clause of tokenizeClauses(firstText, language)) addWords(sinkInto(first, accept), 'f:', clause, true);
   for (const text of agentTexts) addWords(sinkInto(agent, accept), 'a:', tokenize(text, language), false);
-  for (const group of [words, chars, last, negated, agent]) mergeScaled(features, group);
+  for (const group of [words, chars, last, negated, afterContrast, first, agent]) mergeScaled(features, group);
 
   const add = sinkInto(features, accept);
   add(`r:intent=${rules.intent ?? 'none'}`);

@@ -144,6 +144,27 @@ test('an overridden sentiment moves the customer\'s score with the overall one, 
   assert.is(combinedIntent(none, 0.5), null);
 });
 
+test('the words after a turn\'s last contrastive word and the first customer turn are their own features', () => {
+  const segments = [
+    { speaker: 'agent', text: 'Sir, a ULIP plan with market-linked returns?', start_time: 0, end_time: 1 },
+    { speaker: 'customer', text: 'I appreciate the call, but I prefer keeping them separate.', start_time: 1, end_time: 2 },
+    { speaker: 'agent', text: 'Understood, sir.', start_time: 2, end_time: 3 },
+    { speaker: 'customer', text: 'Thank you.', start_time: 3, end_time: 4 },
+  ];
+  const names = [...callFeatures(segments, 'en-IN', readRules(segments, 'en-IN')).keys()];
+  const after = names.filter((name) => name.startsWith('t:')).sort();
+  assert.equal(after, ['t:i', 't:i prefer', 't:keeping', 't:keeping them', 't:prefer', 't:prefer keeping', 't:separate', 't:them', 't:them separate']);
+  assert.ok(names.includes('f:appreciate') && names.includes('f:but i'));
+  assert.not.ok(names.includes('f:thank'), 'the last turn is not the first');
+  // Hindi पर opens a clause as "but" and is a postposition elsewhere: only the first counts.
+  const hindi = [
+    { speaker: 'agent', text: 'मैडम, एसआईपी शुरू करेंगी?', start_time: 0, end_time: 1 },
+    { speaker: 'customer', text: 'अच्छा लगा, पर अभी बजट तंग है। दुकान पर भीड़ है', start_time: 1, end_time: 2 },
+  ];
+  const hindiAfter = [...callFeatures(hindi, 'hi-IN', readRules(hindi, 'hi-IN')).keys()].filter((name) => name.startsWith('t:') && !name.includes(' '));
+  assert.equal(hindiAfter.sort(), ['t:अभी', 't:तंग', 't:दुकान', 't:पर', 't:बजट', 't:भीड़', 't:है'].sort());
+});
+
 test('a huge call\'s features stay within the model\'s vocabulary and its text budget', () => {
   const classifier = loadCallClassifier();
   const flood = 'my loan payment is late and I am not happy with the charges '.repeat(20_000);

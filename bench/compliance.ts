@@ -133,5 +133,8 @@ report('fresh-5', calls.filter((call) => call.slice === 'fresh-5'), process.argv
 report('fresh-6', calls.filter((call) => call.slice === 'fresh-6'), true);
 // fresh-7 was written after the fifth round and committed before its first run; never tuned on.
 report('fresh-7', calls.filter((call) => call.slice === 'fresh-7'), process.argv.includes('--show-untuned'), '--show-untuned');
+// fresh-8 was written before the compliance classifier and committed before its first run; never tuned on, and not
+// part of the classifier's training data (scripts/train-compliance-classifier.ts).
+report('fresh-8', calls.filter((call) => call.slice === 'fresh-8'), process.argv.includes('--show-untuned'), '--show-untuned');
 const averageTurns = calls.reduce((total, call) => total + call.input.segments.length, 0) / calls.length;
 console.log(`\nthroughput: ${throughput(calls).toFixed(0)} calls/s on one thread (all four packs + opt-out; ${averageTurns.toFixed(1)} turns a call)`);

@@ -366,6 +366,7 @@ export function createRuntime(
     budgetMs: config.ANALYSIS_BUDGET_SECONDS * 1000,
     nice: config.ANALYSIS_THREAD_NICE,
     classifier: config.ANALYSIS_CLASSIFIER === 'on',
+    complianceClassifier: config.COMPLIANCE_CLASSIFIER === 'on',
   });
   const recognizer = createSpeechRecognizer({ apiUrl: config.SPEECH_API_URL, apiKey: config.SPEECH_API_KEY, model: config.SPEECH_MODEL, localConcurrency: workerConcurrency });
   const telephony = createTelephony(config, (message, fields) => logger.warn(fields ?? {}, message));

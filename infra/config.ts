@@ -99,6 +99,12 @@ const configSchema = z.object({
    * (infra/analysis/classifier/, docs/analysis.md "The trained call classifier"); `off`: the rules alone.
    */
   ANALYSIS_CLASSIFIER: z.enum(['on', 'off']).default('on'),
+  /**
+   * `on`: the post-call compliance rules with the trained compliance classifier on top (rules OR model, for threats,
+   * false claims, promotional content and opt-outs: infra/analysis/compliance-classifier/, docs/compliance-post-call.md
+   * "Round 6"); `off`: the rules alone.
+   */
+  COMPLIANCE_CLASSIFIER: z.enum(['on', 'off']).default('on'),
   /** How long the analysis of one transcript may run before it is stopped (`analysis_budget_exceeded`). */
   ANALYSIS_BUDGET_SECONDS: z.coerce.number().positive().max(3600).default(60),
   /** Worker threads that run transcript searches (GET /v1/analytics/search) off the event loop. */

@@ -10,14 +10,15 @@
  *      BENCH_AUDIO_JOBS (default 4) jobs with an `audio_url` (a synthesised call of BENCH_AUDIO_SECONDS, default
  *      10 s, served by a local HTTP server; PocketSphinx hears it), each set submitted at once from three
  *      workspaces in turn over every node. Jobs per second from the first submission to the last completion, CPU
- *      milliseconds per job summed over every node (child processes included: ffmpeg, PocketSphinx), and the jobs each node ran (its WorkClaimed events). The
- *      leader admits the jobs to the lanes' queues (CLUSTER_WORKER_NODES = the number of nodes).
+ *      milliseconds per job summed over every node (child processes included: ffmpeg, PocketSphinx), and the jobs
+ *      each node ran (its WorkClaimed events). The leader admits the jobs to the lanes' queues
+ *      (CLUSTER_WORKER_NODES = the number of nodes).
  *   3. failover, BENCH_FAILOVERS times (default 3) on two nodes: SIGKILL the leader, then the time until another
  *      node reports `leader: true` and until the campaign timer that came due meanwhile has fired; the killed node
  *      is started again (same DATA_DIR) before the next round.
  * Env: BENCH_CONTACTS, BENCH_TRANSCRIPTS, BENCH_AUDIO_JOBS, BENCH_AUDIO_SECONDS, BENCH_PHASES (default
- * `calls,transcriptions,failover`), BENCH_FAILOVERS, BENCH_CONCURRENCY (the workspace's dialing concurrency, default 10),
- * LEADER_LEASE_MS (default 6000).
+ * `calls,transcriptions,failover`), BENCH_FAILOVERS, BENCH_CONCURRENCY (the workspace's dialing concurrency,
+ * default 10), LEADER_LEASE_MS (default 6000).
  */
 import Database from 'better-sqlite3';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';

@@ -7,12 +7,13 @@
  *      node carries calls it claims from the calls queue: the share of calls each node carried is read from the
  *      store's WorkClaimed events.
  *   2. transcription jobs with 1, 2 and 3 nodes: BENCH_TRANSCRIPTS (default 300) transcript-only jobs, then
- *      BENCH_AUDIO_JOBS (default 4) jobs with an `audio_url` (a synthesised call of BENCH_AUDIO_SECONDS, default
- *      10 s, served by a local HTTP server; PocketSphinx hears it), each set submitted at once from three
- *      workspaces in turn over every node. Jobs per second from the first submission to the last completion, CPU
- *      milliseconds per job summed over every node (child processes included: ffmpeg, PocketSphinx), and the jobs
- *      each node ran (its WorkClaimed events). The leader admits the jobs to the lanes' queues
- *      (CLUSTER_WORKER_NODES = the number of nodes).
+ *      BENCH_AUDIO_JOBS (default 2) jobs with an `audio_url` (a synthesised stereo call of at least
+ *      BENCH_AUDIO_SECONDS, default 10, which one pass of the speech bench's script already exceeds: 53 s; served
+ *      by a local HTTP server, heard by PocketSphinx), each set submitted at once from three workspaces in turn
+ *      over every node. Jobs per second from the first submission to the last completion, CPU milliseconds per job
+ *      summed over every node (child processes included: ffmpeg, PocketSphinx), and the jobs each node ran (its
+ *      WorkClaimed events). The leader admits the jobs to the lanes' queues (CLUSTER_WORKER_NODES = the number of
+ *      nodes).
  *   3. failover, BENCH_FAILOVERS times (default 3) on two nodes: SIGKILL the leader, then the time until another
  *      node reports `leader: true` and until the campaign timer that came due meanwhile has fired; the killed node
  *      is started again (same DATA_DIR) before the next round.
@@ -36,7 +37,7 @@ const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 500);
 const FAILOVERS = Number(process.env.BENCH_FAILOVERS ?? 3);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 10);
 const TRANSCRIPTS = Number(process.env.BENCH_TRANSCRIPTS ?? 300);
-const AUDIO_JOBS = Number(process.env.BENCH_AUDIO_JOBS ?? 4);
+const AUDIO_JOBS = Number(process.env.BENCH_AUDIO_JOBS ?? 2);
 const AUDIO_SECONDS = Number(process.env.BENCH_AUDIO_SECONDS ?? 10);
 const PHASES = new Set((process.env.BENCH_PHASES ?? 'calls,transcriptions,failover').split(','));
 const TICKS_PER_SECOND = 100;
@@ -207,7 +208,7 @@ async function runJobs(cluster: Cluster, apis: ApiClient[][], label: string, cou
   }
 }
 
-async function transcriptions(size: number, audioUrl: string): Promise<void> {
+async function transcriptions(size: number, audio: { url: string; seconds: number }): Promise<void> {
   const cluster = await startCluster(size, { ALLOW_PRIVATE_TARGETS: 'true', CLUSTER_WORKER_NODES: String(size) });
   try {
     // Three workspaces in turn: one alone may hold every admission slot but one (as on a lone node).
@@ -223,14 +224,14 @@ async function transcriptions(size: number, audioUrl: string): Promise<void> {
     // A first job of each kind warms every node up (module loading, the analysis threads, the first ffmpeg): not counted.
     await runJobs(cluster, apis, 'warm-up', size, { transcript: TRANSCRIPT, language: 'en-IN' });
     await runJobs(cluster, apis, 'transcripts', TRANSCRIPTS, { transcript: TRANSCRIPT, language: 'en-IN' });
-    if (AUDIO_JOBS > 0) await runJobs(cluster, apis, `audio (${AUDIO_SECONDS} s calls)`, AUDIO_JOBS, { audio_url: audioUrl, language: 'en-IN', speakers: 2 });
+    if (AUDIO_JOBS > 0) await runJobs(cluster, apis, `audio (${audio.seconds.toFixed(0)} s stereo calls)`, AUDIO_JOBS, { audio_url: audio.url, language: 'en-IN', speakers: 2 });
   } finally {
     await stopCluster(cluster);
   }
 }
 
 /** A synthesised call served over loopback HTTP for the audio jobs (the nodes run with ALLOW_PRIVATE_TARGETS). */
-async function audioServer(): Promise<{ url: string; close(): void }> {
+async function audioServer(): Promise<{ url: string; seconds: number; close(): void }> {
   const call = await buildSampleCall(SCRIPT, { minDurationSeconds: AUDIO_SECONDS });
   const wav = encodeWav(call.audio);
   const server = createServer((_request, response) => {
@@ -238,7 +239,7 @@ async function audioServer(): Promise<{ url: string; close(): void }> {
     response.end(wav);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/call.wav`, close: () => server.close() };
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/call.wav`, seconds: call.durationSeconds, close: () => server.close() };
 }
 
 async function failover(): Promise<void> {
@@ -272,7 +273,7 @@ if (PHASES.has('transcriptions')) {
   console.log(`transcription jobs through the queue: ${TRANSCRIPTS} transcript-only jobs, ${AUDIO_JOBS} audio jobs, from three workspaces`);
   const audio = await audioServer();
   try {
-    for (const size of [1, 2, 3]) await transcriptions(size, audio.url);
+    for (const size of [1, 2, 3]) await transcriptions(size, audio);
   } finally {
     audio.close();
   }

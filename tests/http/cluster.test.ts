@@ -191,6 +191,7 @@ cluster('transcription jobs submitted on the api node run on the nodes that carr
 });
 
 cluster('one workspace floods the transcript lane with 60 jobs: another workspace\'s single job, submitted after them, finishes before most of them', async () => {
+  const began = Date.now();
   const created = await cli(nodes[0]!.server.dataDir, ['workspaces', 'create', '--name', 'Flood', '--json'], environment);
   assert.is(created.code, 0, created.stderr);
   const flooding = nodes.map((node) => client(node.server, (JSON.parse(created.stdout) as { key: string }).key));
@@ -233,7 +234,7 @@ cluster('one workspace floods the transcript lane with 60 jobs: another workspac
     const doneBefore = floodEnds.filter((end) => end.position < submittedAt).length;
     const left = 60 - doneBefore;
     const overtaken = floodEnds.filter((end) => end.position > submittedAt && end.position < singleEnd).length;
-    if (process.env.CLUSTER_VERBOSE) console.log(`flood: ${doneBefore} of 60 done when the single job was submitted; it finished after ${overtaken} more of them, before ${left - overtaken}`);
+    if (process.env.CLUSTER_VERBOSE) console.log(`flood: ${doneBefore} of 60 done when the single job was submitted; it finished after ${overtaken} more of them, before ${left - overtaken} (${Date.now() - began} ms)`);
     // The flood was still under way when the single job came, or the test could not tell.
     assert.ok(left >= 20, `the flood had only ${left} jobs left when the single job was submitted: the test cannot tell`);
     // Claimed oldest first, the single job would wait for nearly all of them (it did: 40 of 40 before the leader

@@ -2,12 +2,13 @@ import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import { CommandHandler } from './commands/handler.ts';
+import { CommandHandler, DEFAULT_STATE_CACHE_BYTES } from './commands/handler.ts';
 import { upcast } from './domain/upcasters.ts';
 import { createAnalysisPool } from './infra/analysis/analysis-pool.ts';
 import { transcriptAnalysisFromConfig } from './infra/analysis/analysis-from-config.ts';
 import type { TranscriptSearcher } from './infra/search/port.ts';
 import { createSearchPool } from './infra/search/search-pool.ts';
+import { createDecisionPool } from './infra/worker-threads/decision-pool.ts';
 import type { ComplianceEvaluator } from './infra/analysis/compliance-evaluation.ts';
 import type { TranscriptAnalysis } from './infra/analysis/transcript-analysis.ts';
 import { createFileBlobStore } from './infra/blobs/file-blob-store.ts';
@@ -337,7 +338,9 @@ export function createRuntime(
   const clockSynced = sharedClock ? sharedClock.sync() : Promise.resolve();
   // Awaited by start() and ready(); a failure here surfaces there, not as an unhandled rejection.
   clockSynced.catch(() => undefined);
-  const commands = new CommandHandler(store);
+  // Large commands (a campaign of thousands of contacts) are decided on a thread of their own, started on first use.
+  const decisionPool = createDecisionPool();
+  const commands = new CommandHandler(store, DEFAULT_STATE_CACHE_BYTES, decisionPool);
   // Migrates every read model (and rebuilds those whose version changed) before anything prepares a query on them.
   const runner = new ProjectionRunner(store, readDb, allProjections, logger);
   const projections: Projections = options.projectionThread
@@ -455,6 +458,7 @@ export function createRuntime(
       await ports.transcriptAnalysis.close();
       await ports.transcriptSearch.close();
       await ports.reportPool.close();
+      await decisionPool.close();
       await callDomainModels?.close();
       await store.close();
       readDb.close();

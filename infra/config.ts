@@ -38,6 +38,11 @@ const configSchema = z.object({
   BLOB_DIR: z.string().min(1).optional(),
   /** Calls one cluster node carries at once from the calls queue (CLUSTER=true, roles all and worker). */
   WORK_CALLS_PER_NODE: z.coerce.number().int().min(1).max(500).default(100),
+  /**
+   * Nodes of role all or worker in the cluster (CLUSTER=true): the leader admits transcription jobs to the lanes'
+   * work queues for that many nodes' consumers at once, in its fair order (docs/operations.md, "Work queue").
+   */
+  CLUSTER_WORKER_NODES: z.coerce.number().int().min(1).max(64).default(3),
   CLOCK: z.enum(['system', 'manual']).default('system'),
   CLOCK_START: z.string().datetime({ offset: true }).optional(),
   PUBLIC_BASE_URL: z.string().url().optional(),

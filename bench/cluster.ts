@@ -29,6 +29,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cli, client, startServer, type ApiClient, type TestServer } from '../tests/support/server.ts';
 import { loanRenewalScript } from '../tests/support/scripts.ts';
+import { renewalConversation } from '../tests/support/transcripts.ts';
 import { buildSampleCall } from '../infra/speech/sample-call.ts';
 import { encodeWav } from '../infra/speech/wav.ts';
 import { SCRIPT } from './speech.ts';
@@ -158,15 +159,7 @@ async function throughput(size: number): Promise<void> {
 }
 
 /** A conversation of 24 lines: a transcript job's analysis (summary, sentiment, intent) has something to chew on. */
-const TRANSCRIPT = Array.from({ length: 24 }, (_, index) => ({
-  speaker: index % 2 === 0 ? 'agent' : 'customer',
-  text:
-    index % 2 === 0
-      ? `Sir, about your loan renewal, point ${index}: the interest stays at nine percent and the EMI is due on the fifth.`
-      : `Yes, I understand point ${index}, but I need some time to arrange the payment, please call me next week.`,
-  start_time: index * 4,
-  end_time: index * 4 + 3.5,
-}));
+const TRANSCRIPT = renewalConversation(24);
 
 /**
  * Submits `count` jobs at once (20 requests at a time), from the workspaces in turn and to the nodes in turn, and

@@ -12,6 +12,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { cli, client, startServer, type ApiClient, type TestServer } from '../support/server.ts';
 import { loanRenewalScript } from '../support/scripts.ts';
+import { renewalConversation } from '../support/transcripts.ts';
 import { waitFor } from '../support/wait-for.ts';
 
 const cluster = suite('three nodes on one event store');
@@ -197,15 +198,7 @@ cluster('one workspace floods the transcript lane with 60 jobs: another workspac
   const flooding = nodes.map((node) => client(node.server, (JSON.parse(created.stdout) as { key: string }).key));
   for (const [index, api] of flooding.entries()) await waitFor(`node ${index + 1} knows the flooding key`, () => api.get('/v1/scripts'), (r) => r.status === 200, 15_000);
   // A longer conversation than the other test's, so that a job takes long enough for the flood to queue up.
-  const transcript = Array.from({ length: 60 }, (_, index) => ({
-    speaker: index % 2 === 0 ? 'agent' : 'customer',
-    text:
-      index % 2 === 0
-        ? `Sir, about your loan renewal, point ${index}: the interest stays at nine percent and the EMI is due on the fifth.`
-        : `Yes, I understand point ${index}, but I need some time to arrange the payment, please call me next week.`,
-    start_time: index * 4,
-    end_time: index * 4 + 3.5,
-  }));
+  const transcript = renewalConversation(60);
   // Every node takes some of the flood, as a load balancer would spread it.
   const flood = await Promise.all(Array.from({ length: 60 }, (_, index) => flooding[index % 3]!.post('/v1/transcription', { transcript, language: 'en-IN' })));
   assert.ok(flood.every((response) => response.status === 202), flood.find((response) => response.status !== 202)?.text);

@@ -2,12 +2,13 @@ import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import { CommandHandler } from './commands/handler.ts';
+import { CommandHandler, DEFAULT_STATE_CACHE_BYTES } from './commands/handler.ts';
 import { upcast } from './domain/upcasters.ts';
 import { createAnalysisPool } from './infra/analysis/analysis-pool.ts';
 import { transcriptAnalysisFromConfig } from './infra/analysis/analysis-from-config.ts';
 import type { TranscriptSearcher } from './infra/search/port.ts';
 import { createSearchPool } from './infra/search/search-pool.ts';
+import { createDecisionPool } from './infra/worker-threads/decision-pool.ts';
 import type { ComplianceEvaluator } from './infra/analysis/compliance-evaluation.ts';
 import type { TranscriptAnalysis } from './infra/analysis/transcript-analysis.ts';
 import { createFileBlobStore } from './infra/blobs/file-blob-store.ts';
@@ -35,7 +36,8 @@ import { createSpeechRecognizer } from './infra/speech/recognizer-from-config.ts
 import { createTelephony } from './infra/telephony/create-telephony.ts';
 import type { Telephony } from './infra/telephony/port.ts';
 import { createCallTranscription } from './processes/analysis/call-transcription.ts';
-import { createTranscriptionJobRunner, createTranscriptionWorker, DEFAULT_TRANSCRIPT_CONCURRENCY, TRANSCRIPTION_QUEUES, type JobLane } from './processes/analysis/transcription-worker.ts';
+import { createTranscriptionJobRunner, createTranscriptionWorker, laneSlots, TRANSCRIPTION_QUEUES, type JobLane } from './processes/analysis/transcription-worker.ts';
+import { admitTranscriptionJob, clusterAdmissionSlots, runTranscriptionWorkItem } from './processes/analysis/cluster-admission.ts';
 import type { ConversationSpeech } from './processes/calling/conversation-ports.ts';
 import { createCallCarrier, createDialingProcesses } from './processes/calling/dialing.ts';
 import { CALLS_QUEUE } from './processes/calling/call-runner.ts';
@@ -223,19 +225,9 @@ function callQueueConsumer(ports: RuntimePorts, queue: WorkQueue, nodeId: string
  * this node stopping goes back to its queue at once (nack) and runs on another node as its next attempt.
  */
 function transcriptionQueueConsumers(ports: RuntimePorts, queue: WorkQueue, nodeId: string, stopping: AbortSignal): QueueConsumer[] {
-  const runner = createTranscriptionJobRunner(ports, {}, stopping);
-  const lanes: Array<[JobLane, number]> = [
-    ['audio', ports.config.WORKER_CONCURRENCY ?? availableParallelism()],
-    ['transcript', DEFAULT_TRANSCRIPT_CONCURRENCY],
-  ];
-  return lanes.map(
-    ([lane, concurrency]) =>
-      new QueueConsumer({ queue, logger: ports.logger }, { queue: TRANSCRIPTION_QUEUES[lane], consumer: nodeId, concurrency }, async (item) => {
-        const jobId = item.payload.job_id;
-        if (typeof jobId !== 'string') return { kind: 'park', reason: 'the item names no job_id' };
-        await runner.run(jobId);
-        return stopping.aborted ? { kind: 'nack', reason: 'the node stopped during the job' } : { kind: 'ack' };
-      }),
+  const handler = runTranscriptionWorkItem(createTranscriptionJobRunner(ports, {}, stopping), stopping);
+  return Object.entries(laneSlots(ports.config)).map(
+    ([lane, concurrency]) => new QueueConsumer({ queue, logger: ports.logger }, { queue: TRANSCRIPTION_QUEUES[lane as JobLane], consumer: nodeId, concurrency }, handler),
   );
 }
 
@@ -263,17 +255,17 @@ function reportQueueConsumer(ports: RuntimePorts, queue: WorkQueue, nodeId: stri
   return new QueueConsumer({ queue, logger: ports.logger }, { queue: REPORTS_QUEUE, consumer: nodeId, concurrency: ports.config.REPORT_THREADS }, generateReportWorkItem(attempt));
 }
 
-/** Transcription jobs go to the lanes' work queues in a cluster; a lone node runs them itself. */
+/**
+ * Transcription jobs: a lone node runs them itself; a cluster's leader admits them to the lanes' work queues in its
+ * fair order, as many at once as CLUSTER_WORKER_NODES nodes' consumers run (cluster-admission.ts).
+ */
 function transcriptionWorker(ports: RuntimePorts) {
-  const queue = ports.workQueue;
-  if (!queue) return createTranscriptionWorker(ports);
+  const { workQueue, config, logger } = ports;
+  if (!workQueue) return createTranscriptionWorker(ports);
   return createTranscriptionWorker(ports, {
-    enqueue: (job) => queue.enqueue(TRANSCRIPTION_QUEUES[job.lane], { id: job.jobId, payload: { job_id: job.jobId }, maxAttempts: TRANSCRIPTION_QUEUE_ATTEMPTS }),
+    admission: { slots: clusterAdmissionSlots(laneSlots(config), config.CLUSTER_WORKER_NODES), admit: admitTranscriptionJob({ workQueue, logger }) },
   });
 }
-
-/** Claims of a job before its queue item is parked: above the job's own attempts (DEFAULT_MAX_ATTEMPTS), which decide. */
-const TRANSCRIPTION_QUEUE_ATTEMPTS = 10;
 
 /** Every work queue of a cluster (the operator CLI lists their parked items). */
 export const WORK_QUEUES: readonly string[] = [CALLS_QUEUE, TRANSCRIPTION_QUEUES.audio, TRANSCRIPTION_QUEUES.transcript, WEBHOOKS_QUEUE, REPORTS_QUEUE];
@@ -346,7 +338,9 @@ export function createRuntime(
   const clockSynced = sharedClock ? sharedClock.sync() : Promise.resolve();
   // Awaited by start() and ready(); a failure here surfaces there, not as an unhandled rejection.
   clockSynced.catch(() => undefined);
-  const commands = new CommandHandler(store);
+  // Large commands (a campaign of thousands of contacts) are decided on a thread of their own, started on first use.
+  const decisionPool = createDecisionPool();
+  const commands = new CommandHandler(store, DEFAULT_STATE_CACHE_BYTES, decisionPool);
   // Migrates every read model (and rebuilds those whose version changed) before anything prepares a query on them.
   const runner = new ProjectionRunner(store, readDb, allProjections, logger);
   const projections: Projections = options.projectionThread
@@ -366,6 +360,7 @@ export function createRuntime(
     budgetMs: config.ANALYSIS_BUDGET_SECONDS * 1000,
     nice: config.ANALYSIS_THREAD_NICE,
     classifier: config.ANALYSIS_CLASSIFIER === 'on',
+    complianceClassifier: config.COMPLIANCE_CLASSIFIER === 'on',
   });
   const recognizer = createSpeechRecognizer({ apiUrl: config.SPEECH_API_URL, apiKey: config.SPEECH_API_KEY, model: config.SPEECH_MODEL, localConcurrency: workerConcurrency });
   const telephony = createTelephony(config, (message, fields) => logger.warn(fields ?? {}, message));
@@ -464,6 +459,7 @@ export function createRuntime(
       await ports.transcriptAnalysis.close();
       await ports.transcriptSearch.close();
       await ports.reportPool.close();
+      await decisionPool.close();
       await callDomainModels?.close();
       await store.close();
       readDb.close();

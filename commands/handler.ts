@@ -4,6 +4,7 @@ import type { Decider, DomainEvent } from '../domain/shared/decider.ts';
 import { DomainError } from '../domain/shared/errors.ts';
 import { CURRENT_SCHEMA_VERSION } from '../domain/upcasters.ts';
 import { WrongExpectedVersion, type EventMetadata, type EventStore } from '../infra/eventstore/port.ts';
+import { eventFromJson, offThreadDeciderFor, type DecisionsOffThread } from './decisions-off-thread.ts';
 import { KeyedQueue } from './keyed-queue.ts';
 
 /** Who and what caused a command: becomes the metadata of every event it appends. */
@@ -90,6 +91,8 @@ export class CommandHandler {
   constructor(
     private readonly store: EventStore,
     private readonly cacheBytes = DEFAULT_STATE_CACHE_BYTES,
+    /** Where large commands on new streams are decided (commands/decisions-off-thread.ts); none: all at once, here. */
+    private readonly elsewhere: DecisionsOffThread | null = null,
   ) {}
 
   /** How many bytes of folded states the cache holds now (by the deciders' estimates). */
@@ -168,20 +171,25 @@ export class CommandHandler {
   ): Promise<CommandResult<Event, State>> {
     for (let attempt = 0; ; attempt++) {
       const { state, revision } = await this.loadNow(decider, stream);
-      const events = decider.decide(command, state);
+      const { events, serialized, folded } = await this.decideNow(decider, command, state, revision, context);
       if (events.length === 0) return { events, position: 0, revision, state };
       const metadata = this.metadata(context);
       try {
         const appended = await this.store.append(
           stream,
-          events.map((event) => ({ id: randomUUID(), type: event.type, data: event.data as Record<string, unknown>, metadata })),
+          events.map((event, index) => {
+            const id = randomUUID();
+            if (!serialized) return { id, type: event.type, data: event.data as Record<string, unknown>, metadata };
+            // Decided elsewhere: the store writes the JSON; only a store that wants objects (EventStoreDB) parses it.
+            return { id, type: event.type, get data() { return event.data as Record<string, unknown>; }, serializedData: serialized[index], metadata };
+          }),
           { expectedRevision: revision === -1 ? 'no_stream' : revision },
         );
         // The append's commit just took its turn of the event loop: evolving many events (a large campaign's
         // contacts, 1,000 per event) takes milliseconds more, so the requests waiting get a turn first.
-        if (events.length >= MANY_EVENTS) await nextTurn();
-        let next = state;
-        for (const event of events) next = decider.evolve(next, event);
+        if (events.length >= MANY_EVENTS && !folded) await nextTurn();
+        let next = folded ?? state;
+        if (!folded) for (const event of events) next = decider.evolve(next, event);
         this.remember(stream, { state: next, revision: appended.nextExpectedRevision, position: appended.position, bytes: decider.sizeOf?.(next) ?? DEFAULT_STATE_BYTES });
         return { events, position: appended.position, revision: appended.nextExpectedRevision, state: next };
       } catch (error) {
@@ -190,6 +198,28 @@ export class CommandHandler {
         if (!(error instanceof WrongExpectedVersion) || attempt >= MAX_CONFLICT_RETRIES) throw error;
       }
     }
+  }
+
+  /**
+   * Decides here, or, for a large command on a new stream, on the decision thread, which answers the events as
+   * JSON (appended as they are; their data parsed here only if a caller reads it) and the state they fold to.
+   */
+  private async decideNow<Command, Event extends DomainEvent<string, object>, State>(
+    decider: Decider<Command, Event, State>,
+    command: Command,
+    state: State,
+    revision: number,
+    context: CommandContext,
+  ): Promise<{ events: Event[]; serialized: string[] | null; folded: State | null }> {
+    const elsewhere = revision === -1 && this.elsewhere ? offThreadDeciderFor(decider as Decider<unknown, Event, unknown>, command) : null;
+    if (!elsewhere) return { events: decider.decide(command, state), serialized: null, folded: null };
+    const decision = await this.elsewhere!.decide(elsewhere, command, context.workspaceId);
+    if ('refused' in decision) throw new DomainError(decision.refused.code, decision.refused.message, decision.refused.details);
+    return {
+      events: decision.events.map((event) => eventFromJson<Event>(event)),
+      serialized: decision.events.map((event) => event.json),
+      folded: decision.events.length > 0 ? (decision.state as State) : null,
+    };
   }
 
   private metadata(context: CommandContext): EventMetadata {

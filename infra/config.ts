@@ -38,6 +38,11 @@ const configSchema = z.object({
   BLOB_DIR: z.string().min(1).optional(),
   /** Calls one cluster node carries at once from the calls queue (CLUSTER=true, roles all and worker). */
   WORK_CALLS_PER_NODE: z.coerce.number().int().min(1).max(500).default(100),
+  /**
+   * Nodes of role all or worker in the cluster (CLUSTER=true): the leader admits transcription jobs to the lanes'
+   * work queues for that many nodes' consumers at once, in its fair order (docs/operations.md, "Work queue").
+   */
+  CLUSTER_WORKER_NODES: z.coerce.number().int().min(1).max(64).default(3),
   CLOCK: z.enum(['system', 'manual']).default('system'),
   CLOCK_START: z.string().datetime({ offset: true }).optional(),
   PUBLIC_BASE_URL: z.string().url().optional(),
@@ -99,6 +104,12 @@ const configSchema = z.object({
    * (infra/analysis/classifier/, docs/analysis.md "The trained call classifier"); `off`: the rules alone.
    */
   ANALYSIS_CLASSIFIER: z.enum(['on', 'off']).default('on'),
+  /**
+   * `on`: the post-call compliance rules with the trained compliance classifier on top (rules OR model, for threats,
+   * false claims, promotional content and opt-outs: infra/analysis/compliance-classifier/, docs/compliance-post-call.md
+   * "Round 6"); `off`: the rules alone.
+   */
+  COMPLIANCE_CLASSIFIER: z.enum(['on', 'off']).default('on'),
   /** How long the analysis of one transcript may run before it is stopped (`analysis_budget_exceeded`). */
   ANALYSIS_BUDGET_SECONDS: z.coerce.number().positive().max(3600).default(60),
   /** Worker threads that run transcript searches (GET /v1/analytics/search) off the event loop. */

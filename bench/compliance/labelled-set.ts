@@ -1,5 +1,5 @@
 /**
- * The labelled compliance set (bench/compliance/tuning*.json, held-out.json, fresh.json, held-out-2/ and fresh-2/ to -7/<script>.json)
+ * The labelled compliance set (bench/compliance/tuning*.json, held-out.json, fresh.json, held-out-2/ and fresh-2/ to -8/<script>.json)
  * as post-call inputs. A file of those three folders gives per-file defaults (language, names, recording) and an intro (the agent
  * and lender named, the purpose, the recording disclosure, the identity confirmed) that starts every call unless the
  * call says `"intro": false`. Turn times
@@ -11,7 +11,7 @@ import type { PostCallInput } from '../../domain/compliance/rule.ts';
 import type { CallPurpose } from '../../domain/compliance/rule.ts';
 import type { TranscriptSegment } from '../../domain/transcription-job.ts';
 
-export type Slice = 'tuning' | 'held-out' | 'fresh' | 'held-out-2' | 'fresh-2' | 'fresh-3' | 'fresh-4' | 'fresh-5' | 'fresh-6' | 'fresh-7';
+export type Slice = 'tuning' | 'held-out' | 'fresh' | 'held-out-2' | 'fresh-2' | 'fresh-3' | 'fresh-4' | 'fresh-5' | 'fresh-6' | 'fresh-7' | 'fresh-8';
 
 interface RawCall {
   id: string;
@@ -124,5 +124,5 @@ function toLabelled(calls: RawCall[], slice: Slice): LabelledCall[] {
 }
 
 export function loadLabelledSet(): LabelledCall[] {
-  return [...load('./tuning.json', 'tuning'), ...load('./tuning-2.json', 'tuning'), ...load('./tuning-3.json', 'tuning'), ...load('./tuning-4.json', 'tuning'), ...load('./held-out.json', 'held-out'), ...load('./fresh.json', 'fresh'), ...loadCompactDirectory('./held-out-2/', 'held-out-2'), ...loadCompactDirectory('./fresh-2/', 'fresh-2'), ...loadCompactDirectory('./fresh-3/', 'fresh-3'), ...loadCompactDirectory('./fresh-4/', 'fresh-4'), ...loadCompactDirectory('./fresh-5/', 'fresh-5'), ...loadCompactDirectory('./fresh-6/', 'fresh-6'), ...loadCompactDirectory('./fresh-7/', 'fresh-7')];
+  return [...load('./tuning.json', 'tuning'), ...load('./tuning-2.json', 'tuning'), ...load('./tuning-3.json', 'tuning'), ...load('./tuning-4.json', 'tuning'), ...load('./held-out.json', 'held-out'), ...load('./fresh.json', 'fresh'), ...loadCompactDirectory('./held-out-2/', 'held-out-2'), ...loadCompactDirectory('./fresh-2/', 'fresh-2'), ...loadCompactDirectory('./fresh-3/', 'fresh-3'), ...loadCompactDirectory('./fresh-4/', 'fresh-4'), ...loadCompactDirectory('./fresh-5/', 'fresh-5'), ...loadCompactDirectory('./fresh-6/', 'fresh-6'), ...loadCompactDirectory('./fresh-7/', 'fresh-7'), ...loadCompactDirectory('./fresh-8/', 'fresh-8')];
 }

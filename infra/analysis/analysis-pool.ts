@@ -31,6 +31,8 @@ export interface AnalysisPoolOptions {
   nice?: number;
   /** Whether the lexicon analyzer runs with the trained call classifier on top (ANALYSIS_CLASSIFIER=on). */
   classifier?: boolean;
+  /** Whether the compliance rules run with the trained compliance classifier on top (COMPLIANCE_CLASSIFIER=on). */
+  complianceClassifier?: boolean;
   /** A file: URL of the TypeScript module whose default export analyses; tests inject slow or greedy ones. */
   workerModule?: string;
 }
@@ -48,7 +50,7 @@ export function createAnalysisPool(options: AnalysisPoolOptions): AnalysisPool {
   const started = (): Piscina =>
     (pool ??= new Piscina({
       filename: TYPESCRIPT_WORKER,
-      workerData: { module: options.workerModule ?? LEXICON_ANALYSIS_WORKER, nice: options.nice ?? 0, classifier: options.classifier ?? false },
+      workerData: { module: options.workerModule ?? LEXICON_ANALYSIS_WORKER, nice: options.nice ?? 0, classifier: options.classifier ?? false, complianceClassifier: options.complianceClassifier ?? false },
       minThreads: threads,
       maxThreads: threads,
       // The thread compiles TypeScript itself; the parent's flags (a loader, a profiler) are not its business.

@@ -6,6 +6,8 @@
 import type { RuleVerdict } from '../../domain/compliance/evaluation.ts';
 import { detectOptOut, evaluatePostCall } from '../../domain/compliance/post-call-rules.ts';
 import type { Evidence, PostCallInput, RuleParameters } from '../../domain/compliance/rule.ts';
+import { optOutWithClassifier, withClassifier } from './compliance-classifier/classified-compliance.ts';
+import type { ComplianceClassifier } from './compliance-classifier/compliance-classifier-model.ts';
 import type { AnalysisTaskOptions } from './transcript-analysis.ts';
 
 export interface ComplianceEvaluationTask {
@@ -25,23 +27,30 @@ export interface ComplianceEvaluator {
   evaluateCompliance(task: ComplianceEvaluationTask, options?: AnalysisTaskOptions): Promise<ComplianceEvaluationResult>;
 }
 
-/** The evaluation itself, synchronous: what a worker thread runs. */
-export function evaluateComplianceTask(task: ComplianceEvaluationTask): ComplianceEvaluationResult {
-  const verdicts = evaluatePostCall(task.input, task.packs).map((verdict) => ({
+/**
+ * The evaluation itself, synchronous: what a worker thread runs. With a classifier (COMPLIANCE_CLASSIFIER=on) the
+ * rules' verdicts and opt-out get the trained model on top (compliance-classifier/classified-compliance.ts).
+ */
+export function evaluateComplianceTask(task: ComplianceEvaluationTask, classifier: ComplianceClassifier | null = null): ComplianceEvaluationResult {
+  const rules = evaluatePostCall(task.input, task.packs).map((verdict) => ({
     rule_id: verdict.rule_id,
     check: verdict.check,
     severity: verdict.severity,
     passed: verdict.passed,
     findings: verdict.findings,
   }));
-  return { verdicts, optOut: task.detectOptOut ? detectOptOut(task.input.segments, task.input.language) : null };
+  if (classifier === null) return { verdicts: rules, optOut: task.detectOptOut ? detectOptOut(task.input.segments, task.input.language) : null };
+  const verdicts = withClassifier(rules, task.input, classifier);
+  const optOut = task.detectOptOut ? optOutWithClassifier(detectOptOut(task.input.segments, task.input.language), task.input, classifier) : null;
+  return { verdicts, optOut };
 }
 
-export function inThreadComplianceEvaluator(): ComplianceEvaluator {
+/** The evaluation in the calling thread (tests, the CLI); `classifier` as for evaluateComplianceTask. */
+export function inThreadComplianceEvaluator(classifier: ComplianceClassifier | null = null): ComplianceEvaluator {
   return {
     async evaluateCompliance(task, { signal } = {}) {
       signal?.throwIfAborted();
-      return evaluateComplianceTask(task);
+      return evaluateComplianceTask(task, classifier);
     },
   };
 }

@@ -23,6 +23,12 @@ export interface EventToAppend {
   id?: string;
   type: string;
   data: Record<string, unknown>;
+  /**
+   * `data` already serialised (`JSON.stringify(data)`, made where the event was decided: a large command decided on
+   * a worker thread, commands/decisions-off-thread.ts). A store that writes JSON writes it as it is instead of
+   * serialising `data` again on the event loop.
+   */
+  serializedData?: string;
   metadata: EventMetadata;
 }
 

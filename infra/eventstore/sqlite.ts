@@ -130,7 +130,7 @@ export function createSqliteEventStore(path: string, options: SqliteEventStoreOp
           stream,
           revision,
           event.type,
-          JSON.stringify(event.data),
+          event.serializedData ?? JSON.stringify(event.data),
           JSON.stringify(event.metadata),
         );
         position = Number(result.lastInsertRowid);

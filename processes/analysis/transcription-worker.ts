@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3';
+import { setMaxListeners } from 'node:events';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { wasRefused, type Commands } from '../../commands/handler.ts';
@@ -30,6 +31,11 @@ export const DEFAULT_TRANSCRIPT_CONCURRENCY = 2;
 /** Jobs run in two lanes with their own slots: a submitted transcript never waits behind audio. */
 export type JobLane = 'audio' | 'transcript';
 
+/** A node's slots per lane: audio WORKER_CONCURRENCY (else the number of cores), transcripts DEFAULT_TRANSCRIPT_CONCURRENCY. */
+export function laneSlots(config: Pick<Config, 'WORKER_CONCURRENCY'>): Record<JobLane, number> {
+  return { audio: config.WORKER_CONCURRENCY ?? availableParallelism(), transcript: DEFAULT_TRANSCRIPT_CONCURRENCY };
+}
+
 /** A job with a submitted transcript needs no download and no recognition: the transcript lane. */
 export function jobLane(job: { transcript: readonly unknown[] | null }): JobLane {
   return job.transcript !== null ? 'transcript' : 'audio';
@@ -60,10 +66,15 @@ export interface TranscriptionWorkerOptions {
   /** Default: the whole download within 30 minutes, at least 32 KB/s on average after 30 s (tests make them small). */
   downloadDeadlines?: DownloadDeadlines;
   /**
-   * Default: this process runs the jobs (its fair queue). With `enqueue` (a cluster's leader), a submitted or
-   * unfinished job goes to its lane's work queue and any node runs it (`createTranscriptionJobRunner`).
+   * Default: this process runs the jobs its fair queue starts. With `admission` (a cluster's leader), the fair
+   * queue's slots are the cluster's (`slots`, replacing `concurrency` and `transcriptConcurrency`), and a job that
+   * takes a slot is admitted to its lane's work queue, where any node runs it (`createTranscriptionJobRunner`);
+   * `admit` resolves when the job's item is finished, and only then is the slot free (cluster-admission.ts).
    */
-  enqueue?: (job: QueuedJob<JobLane>) => Promise<void>;
+  admission?: {
+    slots: Record<JobLane, number>;
+    admit(job: QueuedJob<JobLane>, signal: AbortSignal): Promise<void>;
+  };
 }
 
 /** The work queue of each lane, in a cluster (docs/operations.md, "Work queue"). */
@@ -86,31 +97,40 @@ type SubmittedJob = Extract<TranscriptionJobEvent, { type: 'TranscriptionJobSubm
  * every job still `pending` or `processing` there. A `processing` job was interrupted; it runs again as the next
  * attempt, and after `maxAttempts` interrupted attempts it fails with `processing_interrupted` (a recording
  * that crashes the process every time must not crash it forever).
+ *
+ * On a cluster's leader (`admission`), the same fair queue admits jobs to the lanes' work queues instead of running
+ * them, with the cluster's slots, and holds each slot until the job's item is finished on whichever node ran it
+ * (cluster-admission.ts). A new leader's recovery queues every unfinished job again: one still running on another
+ * node is found as the same item, and its slot is held until it finishes.
  */
 export function createTranscriptionWorker(ports: TranscriptionWorkerPorts, options: TranscriptionWorkerOptions = {}): ProcessManager<SubmittedJob> & { idle(): Promise<void> } {
   const { config, logger } = ports;
-  const concurrency = options.concurrency ?? config.WORKER_CONCURRENCY ?? availableParallelism();
-  const transcriptConcurrency = options.transcriptConcurrency ?? DEFAULT_TRANSCRIPT_CONCURRENCY;
-  const queue = new FairJobQueue<JobLane>({ transcript: transcriptConcurrency, audio: concurrency });
+  const { admission } = options;
+  const slots = admission?.slots ?? { audio: options.concurrency ?? laneSlots(config).audio, transcript: options.transcriptConcurrency ?? DEFAULT_TRANSCRIPT_CONCURRENCY };
+  const queue = new FairJobQueue<JobLane>({ transcript: slots.transcript, audio: slots.audio });
   const lifetime = new AbortController();
+  // Every job running or admitted may listen for the stop (downloads, a leader's wait for a job's item): expected, not a leak.
+  setMaxListeners(2 * (slots.audio + slots.transcript) + 10, lifetime.signal);
   const { run } = createTranscriptionJobRunner(ports, options, lifetime.signal, () => queue.waiting);
   const inFlight = new Set<Promise<void>>();
   let recovery: Promise<void> = Promise.resolve();
 
   /** Queues a job (once: a job already queued or running is not queued again) and starts what may start. */
-  function enqueue(job: QueuedJob<JobLane>): void | Promise<void> {
-    if (options.enqueue) return options.enqueue(job);
+  function enqueue(job: QueuedJob<JobLane>): void {
     if (lifetime.signal.aborted || !queue.add(job)) return;
     startReady();
   }
 
-  /** Starts every job the queue lets start now; each one's end frees its slot and starts the next. */
+  /**
+   * Starts (or, on a cluster's leader, admits) every job the queue lets start now; each one's end frees its slot
+   * and starts the next.
+   */
   function startReady(): void {
     if (lifetime.signal.aborted) return;
     for (let next = queue.next(); next !== undefined; next = queue.next()) {
       const { jobId } = next;
-      const task: Promise<void> = run(jobId)
-        .catch((error: unknown) => logger.error({ err: error, job_id: jobId }, 'transcription worker could not run a job; it is resumed on the next start'))
+      const task: Promise<void> = (admission ? admission.admit(next, lifetime.signal) : run(jobId))
+        .catch((error: unknown) => logger.error({ err: error, job_id: jobId }, 'transcription worker could not run (or admit) a job; it is resumed on the next start'))
         .finally(() => {
           queue.finish(jobId);
           inFlight.delete(task);
@@ -126,7 +146,7 @@ export function createTranscriptionWorker(ports: TranscriptionWorkerPorts, optio
     if (!(await readModelsCaughtUp(ports, lifetime.signal))) return;
     const unfinished = unfinishedTranscriptionJobs(ports.readDb);
     if (unfinished.length > 0) logger.info({ jobs: unfinished.length }, 'resuming unfinished transcription jobs');
-    for (const job of unfinished) await enqueue({ jobId: job.job_id, workspaceId: job.workspace_id, lane: job.has_transcript ? 'transcript' : 'audio' });
+    for (const job of unfinished) enqueue({ jobId: job.job_id, workspaceId: job.workspace_id, lane: job.has_transcript ? 'transcript' : 'audio' });
   }
 
   return {
@@ -136,7 +156,7 @@ export function createTranscriptionWorker(ports: TranscriptionWorkerPorts, optio
       recovery = recover().catch((error: unknown) => logger.error({ err: error }, 'resuming transcription jobs failed'));
     },
     async handle(event) {
-      await enqueue({ jobId: event.data.job_id, workspaceId: event.data.workspace_id, lane: jobLane(event.data) });
+      enqueue({ jobId: event.data.job_id, workspaceId: event.data.workspace_id, lane: jobLane(event.data) });
     },
     async stop() {
       lifetime.abort();

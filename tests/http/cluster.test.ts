@@ -12,6 +12,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { cli, client, startServer, type ApiClient, type TestServer } from '../support/server.ts';
 import { loanRenewalScript } from '../support/scripts.ts';
+import { renewalConversation } from '../support/transcripts.ts';
 import { waitFor } from '../support/wait-for.ts';
 
 const cluster = suite('three nodes on one event store');
@@ -34,6 +35,8 @@ cluster.before(async () => {
     SANDBOX_SPEED: '1000000',
     // Webhooks registered at a loopback address (never sent to: no event they subscribe to happens).
     ALLOW_PRIVATE_TARGETS: 'true',
+    // n1 and n2 run work (n3 is an api node): the leader admits transcription jobs for their consumers.
+    CLUSTER_WORKER_NODES: '2',
   };
   for (const [name, role] of [['n1', 'all'], ['n2', 'all'], ['n3', 'api']] as const) {
     const server = await startServer({ env: { ...environment, NODE_ID: name, NODE_ROLE: role } });
@@ -183,6 +186,55 @@ cluster('transcription jobs submitted on the api node run on the nodes that carr
       .all() as Array<{ job: string; node: string }>;
     assert.equal([...new Set(claims.map((claim) => claim.job))].sort(), [...jobIds].sort(), 'every job went through the queue');
     assert.ok(claims.every((claim) => claim.node === 'n1' || claim.node === 'n2'), `claimed by ${claims.map((claim) => claim.node).join(', ')}: never the api node`);
+  } finally {
+    events.close();
+  }
+});
+
+cluster('one workspace floods the transcript lane with 60 jobs: another workspace\'s single job, submitted after them, finishes before most of them', async () => {
+  const began = Date.now();
+  const created = await cli(nodes[0]!.server.dataDir, ['workspaces', 'create', '--name', 'Flood', '--json'], environment);
+  assert.is(created.code, 0, created.stderr);
+  const flooding = nodes.map((node) => client(node.server, (JSON.parse(created.stdout) as { key: string }).key));
+  for (const [index, api] of flooding.entries()) await waitFor(`node ${index + 1} knows the flooding key`, () => api.get('/v1/scripts'), (r) => r.status === 200, 15_000);
+  // A longer conversation than the other test's, so that a job takes long enough for the flood to queue up.
+  const transcript = renewalConversation(60);
+  // Every node takes some of the flood, as a load balancer would spread it.
+  const flood = await Promise.all(Array.from({ length: 60 }, (_, index) => flooding[index % 3]!.post('/v1/transcription', { transcript, language: 'en-IN' })));
+  assert.ok(flood.every((response) => response.status === 202), flood.find((response) => response.status !== 202)?.text);
+  const single = await apis.n3!.post('/v1/transcription', { transcript, language: 'en-IN' });
+  assert.is(single.status, 202, single.text);
+  const singleId = single.body.job_id as string;
+  const floodIds = new Set(flood.map((response) => response.body.job_id as string));
+  const listed = await waitFor(
+    'the flood finished',
+    () => flooding[2]!.get('/v1/transcription?limit=100'),
+    (r) => r.status === 200 && r.body.data.length === 60 && r.body.data.every((job: { status: string }) => ['completed', 'failed'].includes(job.status)),
+    120_000,
+  );
+  assert.ok(listed.body.data.every((job: { status: string }) => job.status === 'completed'), 'every flood job completed');
+  const done = await waitFor('the single job finished', () => apis.n3!.get(`/v1/transcription/${singleId}`), (r) => r.status === 200 && ['completed', 'failed'].includes(r.body.status), 60_000);
+  assert.is(done.body.status, 'completed', done.text);
+  // The order they finished in is the order of their completions in the shared store (positions, not times).
+  const events = new Database(environment.EVENTSTORE_FILE!, { readonly: true });
+  try {
+    const ends = events
+      .prepare("SELECT json_extract(data, '$.job_id') AS job, position FROM events WHERE type IN ('TranscriptionJobCompleted', 'TranscriptionJobFailed') ORDER BY position")
+      .all() as Array<{ job: string; position: number }>;
+    const submittedAt = (events.prepare("SELECT position FROM events WHERE type = 'TranscriptionJobSubmitted' AND json_extract(data, '$.job_id') = ?").get(singleId) as { position: number }).position;
+    const singleEnd = ends.find((end) => end.job === singleId)!.position;
+    const floodEnds = ends.filter((end) => floodIds.has(end.job));
+    const doneBefore = floodEnds.filter((end) => end.position < submittedAt).length;
+    const left = 60 - doneBefore;
+    const overtaken = floodEnds.filter((end) => end.position > submittedAt && end.position < singleEnd).length;
+    if (process.env.CLUSTER_VERBOSE) console.log(`flood: ${doneBefore} of 60 done when the single job was submitted; it finished after ${overtaken} more of them, before ${left - overtaken} (${Date.now() - began} ms)`);
+    // The flood was still under way when the single job came, or the test could not tell.
+    assert.ok(left >= 20, `the flood had only ${left} jobs left when the single job was submitted: the test cannot tell`);
+    // Claimed oldest first, the single job would wait for nearly all of them (it did: 40 of 40 before the leader
+    // admitted fairly); admitted fairly, it takes the slot the flood may not, on one of the two worker nodes' four
+    // transcript consumers.
+    assert.ok(overtaken <= 8, `the single job finished after ${overtaken} of the ${left} flood jobs left when it came`);
+    assert.ok(overtaken < left / 2, `the single job finished after ${overtaken} of the ${left} flood jobs left`);
   } finally {
     events.close();
   }

@@ -12,11 +12,13 @@ import { percentile, startNoisyNeighbourRig } from '../support/noisy-neighbour.t
  * longer and reports the ratio to B alone.
  */
 const SECONDS = 30;
+/** B alone is only reported (the bounds hold under load); a shorter run keeps the suite's time, which runs alone. */
+const ALONE_SECONDS = 10;
 
 test('workspace B keeps its latency while workspace A abuses every shared resource at once', async () => {
   const rig = await startNoisyNeighbourRig();
   try {
-    const alone = await rig.measure(SECONDS, false);
+    const alone = await rig.measure(ALONE_SECONDS, false);
     const loaded = await rig.measure(SECONDS, true);
     const report = `B alone: API p99 ${percentile(alone.apiMs, 0.99).toFixed(0)} ms, job p99 ${percentile(alone.jobMs, 0.99).toFixed(0)} ms; ` +
       `B with A: API p99 ${percentile(loaded.apiMs, 0.99).toFixed(0)} ms (${loaded.requests} requests), job p99 ${percentile(loaded.jobMs, 0.99).toFixed(0)} ms (${loaded.jobMs.length} jobs); ` +

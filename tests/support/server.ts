@@ -84,8 +84,10 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
     const port = await freePort();
     baseUrl = `http://127.0.0.1:${port}`;
     const logFd = options.logFile ? openSync(options.logFile, 'a') : undefined;
-    // PROFILE_SERVER in `env`: the server writes V8 CPU profiles (one per thread) to /tmp/prof when it exits.
-    child = spawn(process.execPath, [...(options.env?.PROFILE_SERVER ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] : []), '--import', 'tsx', 'main.ts'], {
+    // PROFILE_SERVER in `env`: the server writes V8 CPU profiles (one per thread) to /tmp/prof when it exits;
+    // TRACE_GC: it prints every garbage collection of every thread (`output()` has them).
+    const diagnostics = [...(options.env?.PROFILE_SERVER ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] : []), ...(options.env?.TRACE_GC ? ['--trace-gc'] : [])];
+    child = spawn(process.execPath, [...diagnostics, '--import', 'tsx', 'main.ts'], {
       cwd: projectDirectory,
       // Sandbox calls end at once on the clock unless a test sets SANDBOX_SPEED (1: real time).
       env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', EVENTSTORE_SYNC: 'normal', SANDBOX_SPEED: '1000000', ...options.env },

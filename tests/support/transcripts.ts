@@ -20,3 +20,19 @@ export function loanFloodTranscript({ sentences, perSegment }: { sentences: numb
     end_time: Math.round((index * spacing + spacing * 0.9) * 100) / 100,
   }));
 }
+
+/**
+ * A loan-renewal conversation of `lines` alternating agent and customer lines, 4 s apart: long enough that a job's
+ * analysis (summary, sentiment, intent) has something to chew on (the cluster suites and bench:cluster).
+ */
+export function renewalConversation(lines: number) {
+  return Array.from({ length: lines }, (_, index) => ({
+    speaker: index % 2 === 0 ? 'agent' : 'customer',
+    text:
+      index % 2 === 0
+        ? `Sir, about your loan renewal, point ${index}: the interest stays at nine percent and the EMI is due on the fifth.`
+        : `Yes, I understand point ${index}, but I need some time to arrange the payment, please call me next week.`,
+    start_time: index * 4,
+    end_time: index * 4 + 3.5,
+  }));
+}

@@ -16,8 +16,12 @@
  *   calls, held-out-4 moved into training), measured once then with the round-4 analyzer (rules + classifier,
  *   bench/data/held-out-5-baseline.json) and with the rules alone (held-out-5-rules.json), never trained or tuned on, and run once with the round-5 model
  *   (bench/data/held-out-5-round-5.json). Since round 5, the fourth slice is training data of the classifier.
+ * - the sixth slice, bench/data/held-out-6-transcripts.json: written and committed alone after the round-5 model was
+ *   found to misread a plain renewal call and before any fix, measured once then with the default (round-4) model and
+ *   with the round-5 model (held-out-6-baseline.json, held-out-6-round-5.json), and run once with the fixed model
+ *   (held-out-6-round-5b.json).
  *
- * Run: npx tsx bench/analysis-sentiment.ts [--slice 2|3|4|5] [--classifier] [--misses] [--held-out-misses] [--record-baseline]
+ * Run: npx tsx bench/analysis-sentiment.ts [--slice 2|3|4|5|6] [--classifier] [--misses] [--held-out-misses] [--record-baseline]
  *   --slice 2         print only the second slice (what a tuning session runs, so as not to watch the others)
  *   --classifier      measure the rules with the trained call classifier (ANALYSIS_CLASSIFIER=on) instead of the
  *                     rules alone; on slices 1-3, its own training data, that says nothing about new calls
@@ -116,6 +120,16 @@ export const SLICES: readonly SlicePlan[] = [
       { label: 'rules', path: data('held-out-5-rules.json') },
       { label: 'round 4', path: data('held-out-5-baseline.json') },
       { label: 'round 5', path: data('held-out-5-round-5.json') },
+    ],
+  },
+  {
+    slice: 'held_out_6',
+    title: 'sixth slice (HELD OUT for round 5b: never trained or tuned on)',
+    dataPath: data('held-out-6-transcripts.json'),
+    baselines: [
+      { label: 'round 4', path: data('held-out-6-baseline.json') },
+      { label: 'round 5', path: data('held-out-6-round-5.json') },
+      { label: 'round 5b', path: data('held-out-6-round-5b.json') },
     ],
   },
 ];

@@ -27,23 +27,51 @@ const DESCRIPTIONS: Readonly<Record<ClassifiedCheck, string>> = {
   opt_out: 'The trained classifier reads a request not to be called again',
 };
 
-/** The highest-scoring window of the check's side, or null when the side said nothing (or the check has no model). */
-export function topWindow(classifier: ComplianceClassifier, check: ClassifiedCheck, segments: readonly TranscriptSegment[], language: string): WindowScore | null {
-  const model = classifier.checks.get(check);
-  if (!model) return null;
-  const side = SIDE_OF[check] === 'agent' ? agentSegments(segments) : customerSegments(segments);
+interface WindowFeatures {
+  segment: TranscriptSegment;
+  features: ReadonlyMap<string, number>;
+}
+
+/** Each window of one side's turns with what the models read of it. */
+function sideWindows(classifier: ComplianceClassifier, side: 'agent' | 'customer', segments: readonly TranscriptSegment[], language: string): WindowFeatures[] {
   const accept = (name: string) => classifier.vocabulary.has(name);
   const concepts = new Map<TranscriptSegment, string[]>();
-  let best: WindowScore | null = null;
-  for (const window of windowsOf(side, language)) {
+  const windows: WindowFeatures[] = [];
+  for (const window of windowsOf(side === 'agent' ? agentSegments(segments) : customerSegments(segments), language)) {
     let segmentConcepts = concepts.get(window.segment);
     if (segmentConcepts === undefined) {
       // The concept classes are read only when the model was trained with them (feature set "text+concepts").
       segmentConcepts = classifier.readsConcepts ? conceptFeatures(window.segment.text.slice(0, MAX_SIDE_CHARACTERS), language) : [];
       concepts.set(window.segment, segmentConcepts);
     }
-    const probability = violationProbability(model, classifier.vocabulary, windowFeatures(window.clauses, language, accept, segmentConcepts));
-    if (best === null || probability > best.probability) best = { probability, segment: window.segment };
+    windows.push({ segment: window.segment, features: windowFeatures(window.clauses, language, accept, segmentConcepts) });
+  }
+  return windows;
+}
+
+/**
+ * The windows of one call as its checks read them, each side built on first use: the three agent-side checks read
+ * the same windows, built once per call rather than once per check.
+ */
+function callWindows(classifier: ComplianceClassifier, input: Pick<PostCallInput, 'segments' | 'language'>) {
+  const built = new Map<'agent' | 'customer', WindowFeatures[]>();
+  return (side: 'agent' | 'customer'): WindowFeatures[] => {
+    let windows = built.get(side);
+    if (!windows) built.set(side, (windows = sideWindows(classifier, side, input.segments, input.language)));
+    return windows;
+  };
+}
+
+type CallWindows = ReturnType<typeof callWindows>;
+
+/** The highest-scoring window of the check's side, or null when the side said nothing (or the check has no model). */
+export function topWindow(classifier: ComplianceClassifier, check: ClassifiedCheck, segments: readonly TranscriptSegment[], language: string, windows: CallWindows = callWindows(classifier, { segments, language })): WindowScore | null {
+  const model = classifier.checks.get(check);
+  if (!model) return null;
+  let best: WindowScore | null = null;
+  for (const { segment, features } of windows(SIDE_OF[check])) {
+    const probability = violationProbability(model, classifier.vocabulary, features);
+    if (best === null || probability > best.probability) best = { probability, segment };
   }
   return best;
 }
@@ -53,19 +81,20 @@ function evidenceOf(segment: TranscriptSegment): Evidence {
 }
 
 /** The window that makes the model flag the check, or null (below its threshold, or the check is off). */
-export function classifierFinding(classifier: ComplianceClassifier, check: ClassifiedCheck, input: PostCallInput): { description: string; evidence: Evidence } | null {
+export function classifierFinding(classifier: ComplianceClassifier, check: ClassifiedCheck, input: PostCallInput, windows: CallWindows = callWindows(classifier, input)): { description: string; evidence: Evidence } | null {
   const flagAt = classifier.checks.get(check)?.flagAt ?? null;
   if (flagAt === null) return null;
-  const top = topWindow(classifier, check, input.segments, input.language);
+  const top = topWindow(classifier, check, input.segments, input.language, windows);
   if (top === null || top.probability < flagAt) return null;
   return { description: `${DESCRIPTIONS[check]} (probability ${top.probability.toFixed(2)})`, evidence: evidenceOf(top.segment) };
 }
 
 /** The rules' verdicts, with the checks the rules passed and the model flags turned to failed. */
 export function withClassifier(verdicts: readonly RuleVerdict[], input: PostCallInput, classifier: ComplianceClassifier): RuleVerdict[] {
+  const windows = callWindows(classifier, input);
   return verdicts.map((verdict) => {
     if (!verdict.passed || !classifier.checks.has(verdict.rule_id as ClassifiedCheck)) return verdict;
-    const finding = classifierFinding(classifier, verdict.rule_id as ClassifiedCheck, input);
+    const finding = classifierFinding(classifier, verdict.rule_id as ClassifiedCheck, input, windows);
     return finding === null ? verdict : { ...verdict, passed: false, findings: [finding] };
   });
 }

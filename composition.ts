@@ -7,6 +7,7 @@ import { upcast } from './domain/upcasters.ts';
 import { createAnalysisPool } from './infra/analysis/analysis-pool.ts';
 import { transcriptAnalysisFromConfig } from './infra/analysis/analysis-from-config.ts';
 import type { TranscriptSearcher } from './infra/search/port.ts';
+import { searchingAfterIndex } from './infra/search/search-after-index.ts';
 import { createSearchPool } from './infra/search/search-pool.ts';
 import { createDecisionPool } from './infra/worker-threads/decision-pool.ts';
 import type { ComplianceEvaluator } from './infra/analysis/compliance-evaluation.ts';
@@ -24,6 +25,7 @@ import { loadSecretBox, type SecretBox } from './infra/crypto/secret-box.ts';
 import { loadUrlSigner, type UrlSigner } from './infra/crypto/signed-url.ts';
 import { createEsdbEventStore } from './infra/eventstore/esdb.ts';
 import { IdempotencyStore } from './http/idempotency/store.ts';
+import { READ_YOUR_WRITES_TIMEOUT_MS } from './http/read-your-writes.ts';
 import type { EventStore } from './infra/eventstore/port.ts';
 import { createSqliteEventStore } from './infra/eventstore/sqlite.ts';
 import { withKillAfterAppend } from './infra/eventstore/failpoint.ts';
@@ -65,7 +67,8 @@ import { generateReportWorkItem } from './processes/reports/report-queue-consume
 import { createReportMailer } from './processes/reports/report-mailer.ts';
 import { createSmtpMailer } from './infra/mail/smtp-mailer.ts';
 import { createReportPool, type ReportPool } from './processes/reports/report-pool.ts';
-import { allProjections } from './projections/index.ts';
+import { readModelProjections, searchProjections, type ReadModelLane } from './projections/index.ts';
+import { ReadModelLanes } from './projections/read-model-lanes.ts';
 import { ProjectionThread } from './projections/projection-thread.ts';
 import { ProjectionRunner, type Projections } from './projections/runner.ts';
 
@@ -85,6 +88,8 @@ export interface Runtime {
   auditLog: Pick<EventStore, 'readStream' | 'listStreams'>;
   commands: CommandHandler;
   readDb: Database.Database;
+  /** The transcript search index (search.db), a read model lane of its own (projections/read-model-lanes.ts). */
+  searchDb: Database.Database;
   /**
    * The server's own records, which no event rebuilds (state.db): process checkpoints, dead letters, idempotency
    * records. Apart from read.db, so that read.db stays what may be deleted and rebuilt, and so that these frequent
@@ -92,7 +97,7 @@ export interface Runtime {
    */
   stateDb: Database.Database;
   /** The read models: applied in this thread (tests, the CLI) or in the projection thread (the server). */
-  projections: Projections;
+  projections: ReadModelLanes;
   processes: ProcessRunner;
   timers: TimerScheduler;
   /** Recordings and audio files (`DATA_DIR/blobs`). */
@@ -342,10 +347,14 @@ export function createRuntime(
   const decisionPool = createDecisionPool();
   const commands = new CommandHandler(store, DEFAULT_STATE_CACHE_BYTES, decisionPool);
   // Migrates every read model (and rebuilds those whose version changed) before anything prepares a query on them.
-  const runner = new ProjectionRunner(store, readDb, allProjections, logger);
-  const projections: Projections = options.projectionThread
-    ? new ProjectionThread(runner, store, { bootstrap: TYPESCRIPT_WORKER, workerModule: PROJECTION_WORKER, settings: config, logger })
-    : runner;
+  const runner = new ProjectionRunner(store, readDb, readModelProjections, logger);
+  const searchDb = openReadModelDatabase(config.searchModelPath);
+  const searchRunner = new ProjectionRunner(store, searchDb, searchProjections, logger);
+  const lane = (laneRunner: ProjectionRunner, name: ReadModelLane): Projections =>
+    options.projectionThread
+      ? new ProjectionThread(laneRunner, store, { bootstrap: TYPESCRIPT_WORKER, workerModule: PROJECTION_WORKER, settings: config, logger, lane: name })
+      : laneRunner;
+  const projections = new ReadModelLanes(lane(runner, 'read'), lane(searchRunner, 'search'));
   // A cluster node does singleton work only while it holds the leader lease, and its appends carry the lease's
   // fence (processes/leadership/). A lone node does it always, with the API's own command handler, as before.
   let lease: LeaderLease | null = null;
@@ -379,6 +388,7 @@ export function createRuntime(
     auditLog: storedEvents,
     commands,
     readDb,
+    searchDb,
     stateDb,
     projections,
     timers,
@@ -392,12 +402,15 @@ export function createRuntime(
     // which the configured recogniser (PocketSphinx for English, SPEECH_API_URL for every language) hears.
     conversationSpeech: telephony.needsPromptAudio ? offlineConversationSpeech({ recognizer, callDomainModels }) : offlineConversationSpeech(),
     recognizer,
-    transcriptSearch: createSearchPool({
-      path: config.readModelPath,
-      threads: config.SEARCH_THREADS,
-      budgetMs: config.SEARCH_BUDGET_MS,
-      totalsBytes: config.SEARCH_TOTALS_CACHE_BYTES,
-    }),
+    transcriptSearch: searchingAfterIndex(
+      createSearchPool({
+        path: config.searchModelPath,
+        threads: config.SEARCH_THREADS,
+        budgetMs: config.SEARCH_BUDGET_MS,
+        totalsBytes: config.SEARCH_TOTALS_CACHE_BYTES,
+      }),
+      () => projections.waitForSearchIndex(READ_YOUR_WRITES_TIMEOUT_MS),
+    ),
     transcriptAnalysis: transcriptAnalysisFromConfig(config, analysisPool, logger),
     complianceEvaluator: analysisPool,
     reportPool: createReportPool({ threads: config.REPORT_THREADS, budgetMs: config.REPORT_BUDGET_SECONDS * 1000, readModelPath: config.readModelPath, nice: config.REPORT_THREAD_NICE }),
@@ -463,6 +476,7 @@ export function createRuntime(
       await callDomainModels?.close();
       await store.close();
       readDb.close();
+      searchDb.close();
       stateDb.close();
     },
   };

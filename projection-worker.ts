@@ -1,8 +1,9 @@
 /**
  * The projection thread's worker (projections/projection-thread.ts): a composition root of its own, like main.ts
- * and cli.ts. It opens its own connections to the event store and read.db from the same configuration (a worker
- * inherits the environment), applies every event to the read models, and reports the applied position; the
- * server's thread tells it when the store's head moves.
+ * and cli.ts. It opens its own connections to the event store and to its lane's database (`workerData.lane`:
+ * read.db's read models, or search.db's search index) from the same configuration (a worker inherits the
+ * environment), applies every event to those read models, and reports the applied position; the server's thread
+ * tells it when the store's head moves.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { openEventStore, openReadModelDatabase } from './composition.ts';
@@ -10,7 +11,7 @@ import type { Config } from './infra/config.ts';
 import type { EventStore } from './infra/eventstore/port.ts';
 import { startWalCheckpoints } from './infra/eventstore/wal-checkpoints.ts';
 import { createLogger } from './infra/logger.ts';
-import { allProjections } from './projections/index.ts';
+import { readModelProjections, searchProjections, type ReadModelLane } from './projections/index.ts';
 import type { FromProjectionWorker, ToProjectionWorker } from './projections/projection-thread.ts';
 import { ProjectionRunner, type ProjectionSource } from './projections/runner.ts';
 
@@ -41,16 +42,17 @@ function wokenByHeadNotices(store: EventStore, heads: { latest: number; listener
 
 if (!parentPort) throw new Error('projection-worker.ts runs as a worker thread (see projections/projection-thread.ts)');
 const port = parentPort;
-const config = (workerData as { settings: Config }).settings;
-const logger = createLogger(config.LOG_LEVEL).child({ thread: 'projections' });
+const { settings: config, lane } = workerData as { settings: Config; lane: ReadModelLane };
+const logger = createLogger(config.LOG_LEVEL).child({ thread: lane === 'search' ? 'search-projection' : 'projections' });
 const store = openEventStore(config);
-const readDb = openReadModelDatabase(config.readModelPath);
+const readDb = openReadModelDatabase(lane === 'search' ? config.searchModelPath : config.readModelPath);
 const heads = { latest: 0, listeners: new Set<() => void>() };
-// The server's connection leaves checkpointing the embedded store's WAL to this thread (createRuntime).
-const walCheckpoints = config.EVENTSTORE_URL
-  ? null
-  : startWalCheckpoints(config.eventsPath, { onError: (error) => logger.debug({ err: error }, 'WAL checkpoint deferred') });
-const runner = new ProjectionRunner(wokenByHeadNotices(store, heads), readDb, allProjections, logger, { sliceMs: SLICE_MS });
+// The server's connection leaves checkpointing the embedded store's WAL to the read lane's thread (createRuntime).
+const walCheckpoints =
+  config.EVENTSTORE_URL || lane === 'search'
+    ? null
+    : startWalCheckpoints(config.eventsPath, { onError: (error) => logger.debug({ err: error }, 'WAL checkpoint deferred') });
+const runner = new ProjectionRunner(wokenByHeadNotices(store, heads), readDb, lane === 'search' ? searchProjections : readModelProjections, logger, { sliceMs: SLICE_MS });
 runner.onProgress((position) => port.postMessage({ type: 'applied', position } satisfies FromProjectionWorker));
 port.on('message', (message: ToProjectionWorker) => {
   if (message.type === 'head') {

@@ -94,6 +94,7 @@ async function main(): Promise<void> {
   // Read models only: no process manager reacts to the generated calls.
   const runtime = createRuntime(config, createLogger('silent'), () => []);
   await runtime.start();
+  const { searchDb } = runtime;
   const workspaceId = 'ws_bench';
   const now = runtime.clock.now();
   const context = () => ({ workspaceId, actor: 'bench', now });
@@ -219,7 +220,7 @@ async function main(): Promise<void> {
     const applyKey = apiKeysProjection.prepare(runtime.readDb) as (event: unknown) => void;
     for (const event of await runtime.store.readAll({ after: keyCreated.position - 1, limit: 1 })) applyKey(event);
   } else await runtime.projections.catchUp();
-  const indexed = runtime.readDb.prepare('SELECT (SELECT count(*) FROM search_jobs) AS transcripts, (SELECT sum(segments) FROM search_workspaces) AS segments').get() as { transcripts: number; segments: number };
+  const indexed = searchDb.prepare('SELECT (SELECT count(*) FROM search_jobs) AS transcripts, (SELECT sum(segments) FROM search_workspaces) AS segments').get() as { transcripts: number; segments: number };
   console.log(`search index: ${indexed.transcripts.toLocaleString('en')} transcripts, ${indexed.segments.toLocaleString('en')} segments`);
   const buildSeconds = (performance.now() - buildStarted) / 1000;
   const readDbBytes = statSync(join(dataDir, 'read.db')).size + (statSync(join(dataDir, 'read.db-wal'), { throwIfNoEntry: false })?.size ?? 0);
@@ -227,7 +228,7 @@ async function main(): Promise<void> {
   else console.log(`generated ${CALLS.toLocaleString('en')} calls (${events.toLocaleString('en')} events) in ${buildSeconds.toFixed(1)} s: ${Math.round(events / buildSeconds).toLocaleString('en')} events/s appended and projected`);
   console.log(`read.db: ${(readDbBytes / 1024 / 1024).toFixed(0)} MB`);
   // Before the server starts: reading dbstat over read.db holds this thread for a while.
-  const searchIndexBytes = (runtime.readDb.prepare("SELECT sum(pgsize) AS bytes FROM dbstat WHERE name LIKE 'search%'").get() as { bytes: number }).bytes;
+  const searchIndexBytes = (searchDb.prepare("SELECT sum(pgsize) AS bytes FROM dbstat WHERE name LIKE 'search%'").get() as { bytes: number }).bytes;
   console.log(`search index (search_* tables and their indexes): ${(searchIndexBytes / 1024 / 1024).toFixed(0)} MB`);
 
   const app = createHttpApp(runtime);
@@ -272,7 +273,7 @@ async function main(): Promise<void> {
   }
 
   // Search: the first page of each kind of query, and a bare FTS5 MATCH count of its first word in the same run.
-  const bareMatch = runtime.readDb.prepare('SELECT count(*) AS n FROM search_segments_fts WHERE search_segments_fts MATCH ?');
+  const bareMatch = searchDb.prepare('SELECT count(*) AS n FROM search_segments_fts WHERE search_segments_fts MATCH ?');
   const searches: Array<[string, string]> = [
     ['rare term', RARE_WORD],
     ['common term', 'loan'],
@@ -303,7 +304,7 @@ async function main(): Promise<void> {
     const fresh: number[] = [];
     for (let run = 0; run < 20; run += 1) {
       const started = performance.now();
-      const counted = searchTranscripts(runtime.readDb, { workspaceId, words: searchWords(query), limit: 20, offset: 0 });
+      const counted = searchTranscripts(searchDb, { workspaceId, words: searchWords(query), limit: 20, offset: 0 });
       fresh.push(performance.now() - started);
       if (counted.total !== result.total_matches) throw new Error(`${query}: ${counted.total} counted afresh, ${String(result.total_matches)} over HTTP`);
     }

@@ -210,6 +210,11 @@ export interface Config extends RawConfig {
   /** The embedded store's file: EVENTSTORE_FILE, else DATA_DIR/events.db. */
   eventsPath: string;
   readModelPath: string;
+  /**
+   * The transcript search index: a read model of its own file, applied by its own thread, so indexing a long
+   * transcript never holds the read models a write waits for (docs/architecture.md, "One workspace cannot take the service").
+   */
+  searchModelPath: string;
   /** The server's own records that no event rebuilds: process checkpoints, dead letters, idempotency records. */
   statePath: string;
   blobDirectory: string;
@@ -232,6 +237,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     dataDirectory,
     eventsPath,
     readModelPath: resolve(dataDirectory, 'read.db'),
+    searchModelPath: resolve(dataDirectory, 'search.db'),
     statePath: resolve(dataDirectory, 'state.db'),
     blobDirectory: parsed.data.BLOB_DIR ? resolve(parsed.data.BLOB_DIR) : sharedBlobs ? resolve(dirname(eventsPath), 'blobs') : resolve(dataDirectory, 'blobs'),
     urlSigningKeyPath: resolve(dataDirectory, 'url-signing.key'),

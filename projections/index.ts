@@ -20,4 +20,17 @@ import { complianceSettingsProjection } from './compliance-settings.ts';
 import { reportsProjection } from './reports.ts';
 
 /** Every read model of the service. `projections rebuild NAME` takes these names. */
-export const allProjections: readonly Projection[] = [workspacesProjection, apiKeysProjection, timersProjection, scriptsProjection, qaScorecardsProjection, transcriptionJobsProjection, campaignsProjection, callsProjection, suppressionsProjection, dialerProjection, agentsProjection, analyticsProjection, webhooksProjection, webhookDeliveriesProjection, transcriptSearchProjection, complianceSettingsProjection, complianceResultsProjection, complianceAuditsProjection, reportsProjection];
+/** The read models of read.db: what a write's read-your-writes waits for. */
+export const readModelProjections: readonly Projection[] = [workspacesProjection, apiKeysProjection, timersProjection, scriptsProjection, qaScorecardsProjection, transcriptionJobsProjection, campaignsProjection, callsProjection, suppressionsProjection, dialerProjection, agentsProjection, analyticsProjection, webhooksProjection, webhookDeliveriesProjection, complianceSettingsProjection, complianceResultsProjection, complianceAuditsProjection, reportsProjection];
+
+/**
+ * The search index, in search.db with its own runner and thread: indexing a 4,000-segment transcript takes a
+ * quarter of a second, which would hold every workspace's read-your-writes behind it (issue 12).
+ */
+export const searchProjections: readonly Projection[] = [transcriptSearchProjection];
+
+/** Every projection (tests and tools that build all read models into one database). */
+export const allProjections: readonly Projection[] = [...readModelProjections, ...searchProjections];
+
+/** The two lanes of read models: each its own database file, runner and thread. */
+export type ReadModelLane = 'read' | 'search';

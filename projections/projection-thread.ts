@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import type { EventStore } from '../infra/eventstore/port.ts';
 import type { Logger } from '../infra/logger.ts';
+import type { ReadModelLane } from './index.ts';
 import { AppliedPosition } from './read-model-progress.ts';
 import type { Projections, ProjectionRunner, ProjectionStatus } from './runner.ts';
 
@@ -19,6 +20,8 @@ export interface ProjectionThreadOptions {
   workerModule: string;
   /** What the worker module is given (its `workerData.settings`): the server's configuration. */
   settings: unknown;
+  /** Which read models the worker applies (its `workerData.lane`; projections/index.ts): read.db's by default. */
+  lane?: ReadModelLane;
   logger?: Logger;
 }
 
@@ -116,7 +119,7 @@ export class ProjectionThread implements Projections {
 
   private spawn(): void {
     const worker = new Worker(new URL(this.options.bootstrap), {
-      workerData: { module: this.options.workerModule, settings: this.options.settings },
+      workerData: { module: this.options.workerModule, settings: this.options.settings, lane: this.options.lane ?? 'read' },
       // The worker compiles TypeScript itself; the parent's flags (a loader, a profiler) are not its business.
       execArgv: [],
     });

@@ -3,6 +3,7 @@ import * as assert from 'uvu/assert';
 import { workspaceDecider, workspaceStream } from '../../domain/workspace.ts';
 import { ProjectionRunner } from '../../projections/runner.ts';
 import { ProjectionThread } from '../../projections/projection-thread.ts';
+import { ReadModelLanes } from '../../projections/read-model-lanes.ts';
 import { allProjections } from '../../projections/index.ts';
 import { testRuntime } from '../support/runtime.ts';
 
@@ -20,15 +21,18 @@ async function createWorkspace(runtime: ReturnType<typeof testRuntime>['runtime'
 
 test('the server applies events on the projection thread: read-your-writes and status work from the main thread', async () => {
   const { runtime, remove } = testRuntime({ projectionThread: true });
-  assert.instance(runtime.projections, ProjectionThread);
+  assert.instance(runtime.projections, ReadModelLanes);
   await runtime.start();
   try {
     const created = await createWorkspace(runtime, 'ws_thread');
     assert.ok(await runtime.projections.waitForPosition(created.position, 20_000), 'the worker reported the position');
     const row = runtime.readDb.prepare('SELECT name FROM workspaces WHERE workspace_id = ?').get('ws_thread') as { name: string } | undefined;
     assert.is(row?.name, 'ws_thread');
+    // The search index is a lane of its own (search.db, its own thread): a search waits for it to catch up.
+    assert.ok(await runtime.projections.waitForSearchIndex(20_000), 'the search lane thread reached the read lane');
     const statuses = await runtime.projections.status();
     assert.ok(statuses.every((status) => status.lag === 0), JSON.stringify(statuses));
+    assert.ok(statuses.some((status) => status.name === 'transcript_search'), 'the search lane reports its own status');
   } finally {
     await runtime.close();
     remove();

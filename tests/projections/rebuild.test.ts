@@ -6,12 +6,12 @@ import { openReadModelDatabase } from '../../composition.ts';
 import { apiKeyDecider, apiKeyStream } from '../../domain/api-key.ts';
 import { timerDecider, timerStream } from '../../domain/timer.ts';
 import { workspaceDecider, workspaceStream } from '../../domain/workspace.ts';
-import { allProjections } from '../../projections/index.ts';
+import { readModelProjections } from '../../projections/index.ts';
 import { ProjectionRunner } from '../../projections/runner.ts';
 import { testRuntime } from '../support/runtime.ts';
 
 function dump(db: Database): Record<string, unknown[]> {
-  const tables = allProjections.flatMap((projection) => projection.tables);
+  const tables = readModelProjections.flatMap((projection) => projection.tables);
   const result: Record<string, unknown[]> = {};
   for (const table of tables) {
     const exists = db.prepare(`SELECT name FROM sqlite_master WHERE name = ?`).get(table);
@@ -48,7 +48,7 @@ for (const projectionThread of [false, true]) test(`read models built incrementa
   const incremental = dump(runtime.readDb);
 
   const rebuiltDb = openReadModelDatabase(join(dataDir, 'rebuilt.db'));
-  const rebuilt = new ProjectionRunner(runtime.store, rebuiltDb, allProjections);
+  const rebuilt = new ProjectionRunner(runtime.store, rebuiltDb, readModelProjections);
   await rebuilt.catchUp();
   assert.equal(dump(rebuiltDb), incremental);
   assert.ok((incremental.api_keys as unknown[]).length === 200);

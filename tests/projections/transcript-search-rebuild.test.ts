@@ -65,8 +65,8 @@ test('a replay of the events, fresh and in place, gives identical tables and ide
     }, context);
   }
   await runtime.projections.catchUp();
-  const incremental = dump(runtime.readDb);
-  const results = answers(runtime.readDb, 'ws_1');
+  const incremental = dump(runtime.searchDb);
+  const results = answers(runtime.searchDb, 'ws_1');
   assert.is(incremental.search_segments!.length, 120);
   assert.is(results[0]!.total, 20);
 
@@ -79,19 +79,19 @@ test('a replay of the events, fresh and in place, gives identical tables and ide
   // A search thread's remembered total (a planted one, to see it used) does not outlive the rebuild.
   const totals = new SearchTotals();
   const renew = { workspaceId: 'ws_1', words: searchWords('renew'), limit: 100, offset: 0 };
-  searchTranscripts(runtime.readDb, renew, DEFAULT_SEARCH_TUNING, totals);
+  searchTranscripts(runtime.searchDb, renew, DEFAULT_SEARCH_TUNING, totals);
   totals.set(totalKey(renew), { ...totals.get(totalKey(renew))!, total: 1000 });
-  assert.is(searchTranscripts(runtime.readDb, renew, DEFAULT_SEARCH_TUNING, totals).total, 1000);
+  assert.is(searchTranscripts(runtime.searchDb, renew, DEFAULT_SEARCH_TUNING, totals).total, 1000);
 
   await runtime.projections.rebuild('transcript_search');
   await runtime.projections.catchUp();
-  assert.equal(dump(runtime.readDb), incremental);
-  assert.is(searchTranscripts(runtime.readDb, renew, DEFAULT_SEARCH_TUNING, totals).total, 20);
+  assert.equal(dump(runtime.searchDb), incremental);
+  assert.is(searchTranscripts(runtime.searchDb, renew, DEFAULT_SEARCH_TUNING, totals).total, 20);
   // The FTS rowid is still each segment's id (the queries join on it): every indexed text is its segment's.
-  const pairs = runtime.readDb.prepare('SELECT f.norm, s.text FROM search_segments_fts f LEFT JOIN search_segments s ON s.segment_id = f.rowid').all() as Array<{ norm: string; text: string | null }>;
+  const pairs = runtime.searchDb.prepare('SELECT f.norm, s.text FROM search_segments_fts f LEFT JOIN search_segments s ON s.segment_id = f.rowid').all() as Array<{ norm: string; text: string | null }>;
   assert.is(pairs.length, 120);
   for (const pair of pairs) assert.is(pair.norm, indexedText(normaliseForSearch(pair.text ?? '')));
-  assert.equal(answers(runtime.readDb, 'ws_1'), results);
+  assert.equal(answers(runtime.searchDb, 'ws_1'), results);
 
   await runtime.close();
   remove();

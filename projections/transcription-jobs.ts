@@ -44,7 +44,7 @@ export const transcriptionJobsProjection = defineProjection<TranscriptionJobEven
           'pending',
           submitted.call_id,
           submitted.submitted_at,
-          JSON.stringify(submitted),
+          JSON.stringify(storedSubmission(submitted)),
           JSON.stringify(document),
           JSON.stringify(listItem(document)),
         );
@@ -125,6 +125,16 @@ export function jobDocument(submitted: TranscriptionJobSubmittedData, state: Doc
     completed_at: state.completedAt ?? null,
     ...(state.error ? { error: state.error } : {}),
   };
+}
+
+/**
+ * The submission as the row keeps it, for the documents of the job's later events: without a submitted transcript's
+ * segments, which no document shows (a completed job shows its result's) and which every later event would parse
+ * again (4,000 segments: milliseconds each time, on the lane every write's read-your-writes waits for). An empty
+ * array still says a transcript was submitted (`unfinished` reads it).
+ */
+function storedSubmission(submitted: TranscriptionJobSubmittedData): TranscriptionJobSubmittedData {
+  return submitted.transcript === null ? submitted : { ...submitted, transcript: [] };
 }
 
 /** A list shows every field but the transcript (GET /v1/transcription/{job_id} has it). */

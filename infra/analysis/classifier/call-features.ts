@@ -88,8 +88,8 @@ function addCharacterNgrams(add: Sink, words: readonly string[]): void {
   }
 }
 
-/** Scales a group's values to unit Euclidean length and moves them into `into`. */
-function mergeScaled(into: Map<string, number>, group: ReadonlyMap<string, number>): void {
+/** Scales a group's values to unit Euclidean length and moves them into `into` (the compliance classifier's too). */
+export function mergeScaled(into: Map<string, number>, group: ReadonlyMap<string, number>): void {
   let squares = 0;
   for (const value of group.values()) squares += value * value;
   if (squares === 0) return;

@@ -20,6 +20,7 @@ import { lexiconKeysForWords } from '../../../domain/shared/text/lexicon-selecti
 import { tokenizeClauses } from '../../../domain/shared/text/normalize.ts';
 import { FALSE_CLAIM_PATTERNS, PROMOTION_PATTERNS, THREAT_PATTERNS, type Concept } from '../../../domain/compliance/lexicon/concepts.ts';
 import { findPhrase } from '../../../domain/compliance/phrase-finder.ts';
+import { mergeScaled } from '../classifier/call-features.ts';
 import { negationRule } from '../negation.ts';
 
 export const WINDOW_WORDS = 60;
@@ -79,14 +80,6 @@ function sinkInto(group: Map<string, number>, accept: (name: string) => boolean)
   return (name) => {
     if (accept(name)) group.set(name, (group.get(name) ?? 0) + 1);
   };
-}
-
-function mergeScaled(into: Map<string, number>, group: ReadonlyMap<string, number>): void {
-  let squares = 0;
-  for (const value of group.values()) squares += value * value;
-  if (squares === 0) return;
-  const norm = Math.sqrt(squares);
-  for (const [name, value] of group) into.set(name, value / norm);
 }
 
 function hasNegator(language: string, words: readonly string[]): boolean {

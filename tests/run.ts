@@ -44,13 +44,20 @@ function runSuite(file: string, timeoutSeconds: number): Promise<SuiteOutcome> {
       cwd: projectDirectory,
       env: { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1' },
       stdio: ['ignore', 'pipe', 'pipe'],
+      // Its own process group: a suite past its time is ended with everything it started (a peer in a network
+      // namespace, a program's forked workers), which would otherwise hold its output open and the run with it.
+      detached: true,
     });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
     const timer = setTimeout(() => {
       output += `\n[runner] timed out after ${timeoutSeconds}s, killing\n`;
-      child.kill('SIGKILL');
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        child.kill('SIGKILL');
+      }
     }, timeoutSeconds * 1000);
     child.on('close', (exitCode) => {
       clearTimeout(timer);

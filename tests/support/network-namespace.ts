@@ -49,7 +49,15 @@ export interface Peer {
 
 export function startPeer(command: string, args: string[], options: { cwd?: string } = {}): Peer {
   // setpriv --pdeathsig: if the suite itself is killed, the kernel ends the peer too.
-  const child = spawn('setpriv', ['--pdeathsig', 'SIGKILL', '--', command, ...args], { cwd: options.cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+  // Its own process group, so that stop() ends the workers a program forks (kamailio's) with it.
+  const child = spawn('setpriv', ['--pdeathsig', 'SIGKILL', '--', command, ...args], { cwd: options.cwd, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+  const signalGroup = (signal: NodeJS.Signals) => {
+    try {
+      process.kill(-child.pid!, signal);
+    } catch {
+      // The group is gone already.
+    }
+  };
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-200_000)));
   child.stderr!.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-200_000)));
@@ -59,11 +67,17 @@ export function startPeer(command: string, args: string[], options: { cwd?: stri
     output: () => output,
     exited,
     async stop() {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 2000);
-      await exited;
-      clearTimeout(timer);
+      if (child.exitCode === null && child.signalCode === null) {
+        signalGroup('SIGTERM');
+        const timer = setTimeout(() => signalGroup('SIGKILL'), 2000);
+        await exited;
+        clearTimeout(timer);
+      }
+      // Forked workers may outlive the main process and keep its pipes, and with them this process, open.
+      signalGroup('SIGKILL');
+      child.stdin?.destroy();
+      child.stdout?.destroy();
+      child.stderr?.destroy();
     },
   };
 }

@@ -10,6 +10,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { trainedModelHeader } from '../trained-model-header.ts';
 import { INTENT_LABELS } from '../intent-labels.ts';
 import type { SoftmaxWeights } from './softmax-regression.ts';
 
@@ -34,12 +35,7 @@ const taskSchema = z.object({
 
 export const callClassifierFileSchema = z.object({
   format: z.literal(CALL_CLASSIFIER_FORMAT),
-  description: z.string(),
-  trained_on: z.array(z.string()),
-  examples: z.number().int(),
-  options: z.record(z.string(), z.unknown()),
-  cross_validation: z.unknown(),
-  features: z.array(z.string()),
+  ...trainedModelHeader,
   sentiment: taskSchema,
   intent: taskSchema,
 });

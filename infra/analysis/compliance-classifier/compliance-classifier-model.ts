@@ -10,6 +10,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { trainedModelHeader } from '../trained-model-header.ts';
 
 export const COMPLIANCE_CLASSIFIER_FORMAT = 'compliance-classifier/1';
 /** The committed model's size limit. */
@@ -43,12 +44,7 @@ const checkSchema = z.object({
 
 export const complianceClassifierFileSchema = z.object({
   format: z.literal(COMPLIANCE_CLASSIFIER_FORMAT),
-  description: z.string(),
-  trained_on: z.array(z.string()),
-  examples: z.number().int(),
-  options: z.record(z.string(), z.unknown()),
-  cross_validation: z.unknown(),
-  features: z.array(z.string()),
+  ...trainedModelHeader,
   checks: z.record(z.string(), checkSchema),
 });
 

@@ -18,14 +18,10 @@ export class InvalidWavError extends Error {
 
 const WAV_HEADER_BYTES = 44;
 
-export function encodeWav(audio: PcmAudio): Buffer {
-  const channelCount = audio.channels.length;
-  if (channelCount === 0) throw new InvalidWavError('no channels to encode');
-  const frameCount = audio.channels[0]!.length;
-  if (audio.channels.some((channel) => channel.length !== frameCount)) {
-    throw new InvalidWavError('channels must have the same length');
-  }
+/** A silent 16-bit PCM WAV of `frameCount` frames: its header written, every sample zero. */
+function silentWav(sampleRate: number, channelCount: number, frameCount: number): Buffer {
   const dataBytes = frameCount * channelCount * 2;
+  // Buffer.alloc (not the pooled allocUnsafe): the samples start aligned at offset 44 of their own memory.
   const buffer = Buffer.alloc(WAV_HEADER_BYTES + dataBytes);
   buffer.write('RIFF', 0, 'ascii');
   buffer.writeUInt32LE(36 + dataBytes, 4);
@@ -34,12 +30,23 @@ export function encodeWav(audio: PcmAudio): Buffer {
   buffer.writeUInt32LE(16, 16);
   buffer.writeUInt16LE(1, 20); // PCM
   buffer.writeUInt16LE(channelCount, 22);
-  buffer.writeUInt32LE(audio.sampleRate, 24);
-  buffer.writeUInt32LE(audio.sampleRate * channelCount * 2, 28);
+  buffer.writeUInt32LE(sampleRate, 24);
+  buffer.writeUInt32LE(sampleRate * channelCount * 2, 28);
   buffer.writeUInt16LE(channelCount * 2, 32);
   buffer.writeUInt16LE(16, 34);
   buffer.write('data', 36, 'ascii');
   buffer.writeUInt32LE(dataBytes, 40);
+  return buffer;
+}
+
+export function encodeWav(audio: PcmAudio): Buffer {
+  const channelCount = audio.channels.length;
+  if (channelCount === 0) throw new InvalidWavError('no channels to encode');
+  const frameCount = audio.channels[0]!.length;
+  if (audio.channels.some((channel) => channel.length !== frameCount)) {
+    throw new InvalidWavError('channels must have the same length');
+  }
+  const buffer = silentWav(audio.sampleRate, channelCount, frameCount);
   if (IS_LITTLE_ENDIAN_HOST && (buffer.byteOffset + WAV_HEADER_BYTES) % 2 === 0) {
     // Interleave through a typed view: a call's recording is millions of samples, and writing them one by one
     // through writeInt16LE took tens of milliseconds of the event loop per call.
@@ -157,18 +164,54 @@ export class StereoRecorder {
   }
 
   render(): PcmAudio & { channels: [Int16Array, Int16Array] } {
-    const left = new Int32Array(this.lengthSamples);
-    const right = new Int32Array(this.lengthSamples);
-    for (const clip of this.clips) {
-      const target = clip.side === 'agent' ? left : right;
-      for (let index = 0; index < clip.samples.length; index++) target[clip.startSample + index]! += clip.samples[index]!;
-    }
-    return { sampleRate: this.sampleRate, channels: [clampToInt16(left), clampToInt16(right)] };
+    return { sampleRate: this.sampleRate, channels: [this.renderSide('agent'), this.renderSide('customer')] };
   }
 
+  /**
+   * The recording as a WAV file. When neither side's clips overlap (a call's turns, almost always) each clip is
+   * written once into the file's interleaved samples and the silence between them is never touched: a call ends on
+   * the event loop, and a minute's recording built channel by channel and then interleaved took ~10 ms of it.
+   */
   renderWav(): Buffer {
-    return encodeWav(this.render());
+    const sides = [this.clipsOf('agent'), this.clipsOf('customer')];
+    if (!IS_LITTLE_ENDIAN_HOST || sides.some((clips) => overlaps(clips))) return encodeWav(this.render());
+    const wav = silentWav(this.sampleRate, 2, this.lengthSamples);
+    const samples = new Int16Array(wav.buffer, wav.byteOffset + WAV_HEADER_BYTES, this.lengthSamples * 2);
+    sides.forEach((clips, channel) => {
+      for (const clip of clips) {
+        for (let index = 0, target = clip.startSample * 2 + channel; index < clip.samples.length; index++, target += 2) samples[target] = clip.samples[index]!;
+      }
+    });
+    return wav;
   }
+
+  private clipsOf(side: RecordingSide): PlacedClip[] {
+    return this.clips.filter((clip) => clip.side === side).sort((a, b) => a.startSample - b.startSample);
+  }
+
+  /**
+   * One channel. Clips that do not overlap (a call's turns, almost always) are copied in place; only when two
+   * overlap is the channel summed wide and clipped once, so that a sum is the same whatever the clips' order.
+   * The copy matters: a call ends on the event loop, and summing every sample of a minute's recording took ~10 ms.
+   */
+  private renderSide(side: RecordingSide): Int16Array {
+    const clips = this.clipsOf(side);
+    if (!overlaps(clips)) {
+      const channel = new Int16Array(this.lengthSamples);
+      for (const clip of clips) channel.set(clip.samples, clip.startSample);
+      return channel;
+    }
+    const sum = new Int32Array(this.lengthSamples);
+    for (const clip of clips) {
+      for (let index = 0; index < clip.samples.length; index++) sum[clip.startSample + index]! += clip.samples[index]!;
+    }
+    return clampToInt16(sum);
+  }
+}
+
+/** Whether any of these clips, sorted by start, begins before the one before it ends. */
+function overlaps(clips: readonly PlacedClip[]): boolean {
+  return clips.some((clip, index) => index > 0 && clip.startSample < clips[index - 1]!.startSample + clips[index - 1]!.samples.length);
 }
 
 function clampToInt16(samples: Int32Array): Int16Array {

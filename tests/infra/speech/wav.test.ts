@@ -52,6 +52,22 @@ test('the stereo recorder puts agent clips on the left and customer clips on the
   assert.equal(Array.from(reread.channels[1]!.subarray(1250, 1253)), [-7, -7, -7]);
 });
 
+test('a recording whose clips do not overlap is written straight into the file, the same bytes as rendered and encoded', () => {
+  const recorder = new StereoRecorder(8000);
+  const clip = (length: number, seed: number) => Int16Array.from({ length }, (_, index) => ((index * seed) % 65536) - 32768);
+  recorder.place('customer', 0.75, clip(3000, 7));
+  recorder.place('agent', 0, clip(4000, 13));
+  recorder.place('agent', 0.5, clip(800, 31)); // starts exactly where the first agent clip ends
+  recorder.extendTo(1.5);
+  const wav = recorder.renderWav();
+  assert.equal(wav, encodeWav(recorder.render()));
+  const [left, right] = decodeWav(wav).channels;
+  assert.equal(Array.from(left!.subarray(3998, 4002)), [...clip(4000, 13).subarray(3998), ...clip(800, 31).subarray(0, 2)]);
+  assert.is(right![5999], 0);
+  assert.is(right![6000], clip(3000, 7)[0]);
+  assert.is(left!.length, 12000);
+});
+
 test('a negative offset is refused', () => {
   assert.throws(() => new StereoRecorder(16000).place('agent', -1, new Int16Array(1)), (error: unknown) => error instanceof RangeError);
 });

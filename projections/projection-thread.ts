@@ -10,7 +10,7 @@ const STOP_GRACE_MS = 10_000;
 const HEAD_WAIT_MS = 1_000;
 
 /** Messages between the server's thread and the projection worker (projection-worker.ts). */
-export type ToProjectionWorker = { type: 'head'; position: number } | { type: 'stop' };
+export type ToProjectionWorker = { type: 'stop' };
 export type FromProjectionWorker = { type: 'applied'; position: number } | { type: 'stopped' };
 
 export interface ProjectionThreadOptions {
@@ -42,6 +42,8 @@ export class ProjectionThread implements Projections {
   private stopping = false;
   private notifier: AbortController | null = null;
   private restartTimer: NodeJS.Timeout | null = null;
+  /** The store's head as this thread last saw it, shared with the worker, which waits on it while it has nothing to apply. */
+  private readonly head = new BigInt64Array(new SharedArrayBuffer(BigInt64Array.BYTES_PER_ELEMENT));
   /** Ends the in-thread runner that applies events while the worker starts (compiling its modules takes seconds). */
   private handOver: (() => Promise<void>) | null = null;
 
@@ -59,6 +61,11 @@ export class ProjectionThread implements Projections {
 
   get position(): number {
     return this.applied.position;
+  }
+
+  /** Whether the worker applies the events (it has started and this thread's runner has handed over; tests). */
+  get applyingOnWorker(): boolean {
+    return this.worker !== null && this.handOver === null;
   }
 
   start(): void {
@@ -119,7 +126,7 @@ export class ProjectionThread implements Projections {
 
   private spawn(): void {
     const worker = new Worker(new URL(this.options.bootstrap), {
-      workerData: { module: this.options.workerModule, settings: this.options.settings, lane: this.options.lane ?? 'read' },
+      workerData: { module: this.options.workerModule, settings: this.options.settings, lane: this.options.lane ?? 'read', head: this.head },
       // The worker compiles TypeScript itself; the parent's flags (a loader, a profiler) are not its business.
       execArgv: [],
     });
@@ -148,8 +155,10 @@ export class ProjectionThread implements Projections {
       try {
         await this.store.waitForEvents(told, HEAD_WAIT_MS, signal);
         const head = await this.store.headPosition();
-        if (head > told && this.worker) {
-          this.worker.postMessage({ type: 'head', position: head } satisfies ToProjectionWorker);
+        if (head > told) {
+          // Wakes the worker only if it is waiting; a worker busy applying reads past this head on its own.
+          Atomics.store(this.head, 0, BigInt(head));
+          Atomics.notify(this.head, 0);
           told = head;
         }
       } catch (error) {

@@ -4,10 +4,13 @@ import { workspaceDecider, workspaceStream } from '../../domain/workspace.ts';
 import { ProjectionRunner } from '../../projections/runner.ts';
 import { ProjectionThread } from '../../projections/projection-thread.ts';
 import { ReadModelLanes } from '../../projections/read-model-lanes.ts';
-import { allProjections } from '../../projections/index.ts';
+import { allProjections, readModelProjections, searchProjections } from '../../projections/index.ts';
 import { testRuntime } from '../support/runtime.ts';
+import { niceByThread } from '../support/thread-nice.ts';
 
+/** Each thread of this process and its nice value (Linux). */
 const BOOTSTRAP = new URL('../../infra/worker-threads/typescript-worker.mjs', import.meta.url).href;
+const PROJECTION_WORKER = new URL('../../projection-worker.ts', import.meta.url).href;
 const CRASHING_ONCE = new URL('../support/crashing-projection-worker.ts', import.meta.url).href;
 
 async function createWorkspace(runtime: ReturnType<typeof testRuntime>['runtime'], workspaceId: string) {
@@ -34,6 +37,56 @@ test('the server applies events on the projection thread: read-your-writes and s
     assert.ok(statuses.every((status) => status.lag === 0), JSON.stringify(statuses));
     assert.ok(statuses.some((status) => status.name === 'transcript_search'), 'the search lane reports its own status');
   } finally {
+    await runtime.close();
+    remove();
+  }
+});
+
+test('a write wakes the waiting projection worker at once, not at its next poll of the file (every 100 ms)', async () => {
+  const { runtime, remove } = testRuntime();
+  const thread = new ProjectionThread(new ProjectionRunner(runtime.store, runtime.readDb, allProjections), runtime.store, { bootstrap: BOOTSTRAP, workerModule: PROJECTION_WORKER, settings: runtime.config });
+  thread.start();
+  try {
+    for (let waited = 0; !thread.applyingOnWorker; waited += 50) {
+      assert.ok(waited < 60_000, 'the worker started');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const prompt: number[] = [];
+    for (let index = 0; index < 10; index++) {
+      await new Promise((resolve) => setTimeout(resolve, 20)); // the worker is waiting for events
+      const created = await createWorkspace(runtime, `ws_woken_${index}`);
+      const started = performance.now();
+      assert.ok(await thread.waitForPosition(created.position, 5_000));
+      prompt.push(performance.now() - started);
+    }
+    // Polling alone would apply within 25 ms a quarter of the time.
+    assert.ok(prompt.filter((ms) => ms < 25).length >= 8, `applied after ${prompt.map((ms) => ms.toFixed(1)).join(', ')} ms`);
+  } finally {
+    await thread.stop();
+    await runtime.close();
+    remove();
+  }
+});
+
+test('SEARCH_INDEX_THREAD_NICE: the search lane\'s thread runs at the nice value given; the read lane\'s and this thread keep theirs', async () => {
+  const { runtime, remove } = testRuntime();
+  const before = niceByThread();
+  const settings = { ...runtime.config, SEARCH_INDEX_THREAD_NICE: 7 };
+  const lanes = [
+    new ProjectionThread(new ProjectionRunner(runtime.store, runtime.readDb, readModelProjections), runtime.store, { bootstrap: BOOTSTRAP, workerModule: PROJECTION_WORKER, settings, lane: 'read' }),
+    new ProjectionThread(new ProjectionRunner(runtime.store, runtime.searchDb, searchProjections), runtime.store, { bootstrap: BOOTSTRAP, workerModule: PROJECTION_WORKER, settings, lane: 'search' }),
+  ];
+  for (const lane of lanes) lane.start();
+  try {
+    for (let waited = 0; !lanes.every((lane) => lane.applyingOnWorker); waited += 50) {
+      assert.ok(waited < 60_000, 'the workers started');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const started = [...niceByThread()].filter(([tid]) => !before.has(tid)).map(([, nice]) => nice);
+    assert.is(started.filter((nice) => nice === 7).length, 1, `new threads' nice values: ${started.join(', ')}`);
+    assert.is(niceByThread().get(process.pid), before.get(process.pid));
+  } finally {
+    await Promise.all(lanes.map((lane) => lane.stop()));
     await runtime.close();
     remove();
   }

@@ -1,7 +1,7 @@
 // The analysis pool (infra/analysis/analysis-pool.ts): analyses run on worker threads, not the main one; a heap limit
 // per thread; the time budget stops a runaway analysis without stalling the event loop; a thread that dies fails
 // its analysis, not the process.
-import { readdirSync, readFileSync } from 'node:fs';
+import { niceByThread } from '../../support/thread-nice.ts';
 import { getPriority } from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { test } from 'uvu';
@@ -57,15 +57,6 @@ test('analyses run on a worker thread and give what the in-thread analysis gives
 });
 
 /** The nice value of each thread of this process, by thread id (Linux: /proc/self/task/<tid>/stat, field 19). */
-function niceByThread(): Map<number, number> {
-  const nice = new Map<number, number>();
-  for (const tid of readdirSync('/proc/self/task')) {
-    const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
-    nice.set(Number(tid), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]));
-  }
-  return nice;
-}
-
 test('ANALYSIS_THREAD_NICE: the analysis threads run at the nice value given; the event loop\'s thread keeps its own', async () => {
   const before = niceByThread();
   const pool = createAnalysisPool({ threads: 2, budgetMs: 30_000, nice: 10 });

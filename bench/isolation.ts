@@ -6,10 +6,14 @@
  * 20,000-contact campaigns, 20 webhooks to receivers that never answer). Prints B's p50/p99 API latency, job
  * latency and webhook latency in both runs, the server's peak RSS, and the 5xx count of both workspaces.
  * Targets: B's API p99 under load at most 2× its p99 alone, peak RSS ≤ 1 GB, zero 5xx, zero crashes.
+ *
+ * BENCH_ROUNDS (default 1) repeats the pair on the same server and ends with the median ratio: one p99 of ~760
+ * requests is their 8th slowest, and on a small shared machine it moves by tens of percent from run to run.
  */
 import { percentile, startNoisyNeighbourRig, type IsolationFigures } from '../tests/support/noisy-neighbour.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 60);
+const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 1));
 /**
  * The server's SANDBOX_SPEED: 1 (calls take their real time, as `npm start` runs them) unless set. At the tests'
  * 1,000,000 every sandbox call ends at once, so A's campaigns dial (and render recordings) as fast as the CPU allows.
@@ -24,18 +28,25 @@ function describe(label: string, figures: IsolationFigures): string {
 
 const rig = await startNoisyNeighbourRig({ env: { SANDBOX_SPEED } });
 try {
-  console.log(`isolation benchmark: ${SECONDS} s of B alone, then ${SECONDS} s of B with A's abuse (SANDBOX_SPEED ${SANDBOX_SPEED})`);
-  const alone = await rig.measure(SECONDS, false);
-  console.log(describe('B alone', alone));
-  const loaded = await rig.measure(SECONDS, true);
-  console.log(describe('B with A', loaded));
-  console.log(`  A sent ${loaded.abuseRequests} requests, ${loaded.abuseServerErrors} 5xx`);
+  console.log(`isolation benchmark: ${SECONDS} s of B alone, then ${SECONDS} s of B with A's abuse (SANDBOX_SPEED ${SANDBOX_SPEED}), ${ROUNDS} round(s)`);
+  const ratios: number[] = [];
+  let serverErrors = 0;
+  for (let round = 1; round <= ROUNDS; round++) {
+    const alone = await rig.measure(SECONDS, false);
+    console.log(describe(ROUNDS > 1 ? `round ${round}, B alone` : 'B alone', alone));
+    const loaded = await rig.measure(SECONDS, true);
+    console.log(describe(ROUNDS > 1 ? `round ${round}, B with A` : 'B with A', loaded));
+    console.log(`  A sent ${loaded.abuseRequests} requests, ${loaded.abuseServerErrors} 5xx`);
+    ratios.push(percentile(loaded.apiMs, 0.99) / percentile(alone.apiMs, 0.99));
+    serverErrors += loaded.serverErrors + loaded.abuseServerErrors + alone.serverErrors;
+    if (ROUNDS > 1) console.log(`  round ${round}: B's API p99 with A / alone ${ratios.at(-1)!.toFixed(2)}×`);
+  }
   const alive = (await fetch(`${rig.server.baseUrl}/health`)).ok;
-  const ratio = percentile(loaded.apiMs, 0.99) / percentile(alone.apiMs, 0.99);
+  const ratio = percentile(ratios, 0.5);
   const peakMb = rig.peakRssBytes() / 1024 / 1024;
   console.log(`server peak RSS ${peakMb.toFixed(0)} MB; alive after the run: ${alive}`);
-  console.log(`B's API p99 with A / alone: ${ratio.toFixed(2)}× (target ≤ 2×); RSS target ≤ 1024 MB`);
-  const pass = ratio <= 2 && peakMb <= 1024 && alive && loaded.serverErrors + loaded.abuseServerErrors + alone.serverErrors === 0;
+  console.log(`B's API p99 with A / alone: ${ROUNDS > 1 ? `median of ${ROUNDS} rounds ` : ''}${ratio.toFixed(2)}× (target ≤ 2×); RSS target ≤ 1024 MB`);
+  const pass = ratio <= 2 && peakMb <= 1024 && alive && serverErrors === 0;
   console.log(`verdict: ${pass ? 'PASS' : 'BELOW TARGET'}`);
 } finally {
   await rig.close();

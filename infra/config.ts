@@ -90,11 +90,12 @@ const configSchema = z.object({
   ANALYSIS_THREADS: z.coerce.number().int().min(1).max(64).optional(),
   PROJECTION_THREAD: booleanString.default(true),
   /**
-   * The nice value of the analysis threads (Linux; infra/worker-threads/background-priority.ts). Default 5: measured
-   * with bench:isolation (search lane at 10), B's API p99 under a hostile neighbour had a median of 45 ms over ten
-   * runs at 5 against 57 ms over four at 0, B's job p99 unchanged (2.5-3.2 s); an earlier 10 tripled B's job p99.
+   * The nice value of the analysis threads (Linux; infra/worker-threads/background-priority.ts). Default 0: measured,
+   * 10 did not lower bench:isolation's API p99 and tripled B's job p99 (jobs are what users wait for); 5 lowered the
+   * API p99 a little in bench:isolation (median 45 ms against 57), but with A's calls ending at once (the
+   * noisy-neighbour suite) B's job p99 went from under 15 s to 20 s.
    */
-  ANALYSIS_THREAD_NICE: z.coerce.number().int().min(0).max(19).default(5),
+  ANALYSIS_THREAD_NICE: z.coerce.number().int().min(0).max(19).default(0),
   /**
    * The nice value of the search index's projection thread (search.db's lane: a search waits for it, bounded; nothing
    * else does). Default 10: measured with bench:isolation (a neighbour indexing 4,000-segment transcripts), B's API

@@ -12,9 +12,9 @@ import { setPriority } from 'node:os';
  * it (110 against 1,024). Measured:
  * - report threads (default 10): with `bench:reports`, the API's p99 while four PDFs generate went from 1.8-2.3x its
  *   idle p99 to 1.0-1.1x, and the API served half as many requests again meanwhile; a report takes a little longer.
- * - analysis threads (default 5): with `bench:isolation`, 10 did not lower B's API p99 under A's abuse when the event
- *   loop's stalls came from its own work, and tripled B's job p99 (3.0 s against 1.2 s); once those stalls were gone,
- *   5 lowered it (median 45 ms against 57 ms), B's job p99 unchanged.
+ * - analysis threads (default 0): with `bench:isolation`, 10 did not lower B's API p99 under A's abuse and tripled B's
+ *   job p99 (3.0 s against 1.2 s); 5 lowered the API p99 a little (median 45 ms against 57), but with A's calls ending
+ *   at once (tests/http/noisy-neighbour.test.ts) B's job p99 went from under 15 s to 20 s. A job is what users wait for.
  * - the search index's projection thread (SEARCH_INDEX_THREAD_NICE, default 10): with `bench:isolation`, B's API p99
  *   under load 50-64 ms against 88-91 ms at 0. Only a search waits for that lane, and only for a bounded time.
  *

@@ -40,6 +40,15 @@ const result: TranscriptionJobResult = {
 };
 const error = { code: 'audio_unreachable', message: 'HTTP 404' };
 
+test('sizeOf: a folded job is estimated by its submitted transcript (the command handler\'s cache is bounded by size)', () => {
+  const segments = Array.from({ length: 4_000 }, (_, index) => ({ speaker: index % 2 ? 'customer' : 'agent', text: `The loan number ${index} is due.`, start_time: index * 2, end_time: index * 2 + 1.5 }));
+  const long = fold(transcriptionJobDecider, [{ type: 'TranscriptionJobSubmitted', data: { ...submission, audio_url: null, transcript: segments } }]);
+  const short = fold(transcriptionJobDecider, submitted);
+  // At least the transcript's JSON (its objects take several times that in a V8 heap); an audio job stays small.
+  assert.ok(transcriptionJobDecider.sizeOf!(long) >= JSON.stringify(segments).length, String(transcriptionJobDecider.sizeOf!(long)));
+  assert.ok(transcriptionJobDecider.sizeOf!(short) < 4_096, String(transcriptionJobDecider.sizeOf!(short)));
+});
+
 test('submit: pending; features get transcription, in a fixed order; a second submit is already_exists', () => {
   given(transcriptionJobDecider)
     .when({ type: 'SubmitTranscriptionJob', data: { ...submission, features: ['summary'] } })

@@ -6,6 +6,7 @@ import { CURRENT_SCHEMA_VERSION } from '../domain/upcasters.ts';
 import { WrongExpectedVersion, type EventMetadata, type EventStore } from '../infra/eventstore/port.ts';
 import { eventFromJson, offThreadDeciderFor, type DecisionsOffThread } from './decisions-off-thread.ts';
 import { KeyedQueue } from './keyed-queue.ts';
+import { estimatedStateBytes } from './state-bytes.ts';
 
 /** Who and what caused a command: becomes the metadata of every event it appends. */
 export interface CommandContext {
@@ -60,7 +61,7 @@ interface CachedState {
   revision: number;
   /** Global position of the stream's last event (0: none). */
   position: number;
-  /** The decider's estimate (`sizeOf`), or a small default. */
+  /** The decider's estimate (`sizeOf`), or the generic one (state-bytes.ts). */
   bytes: number;
 }
 
@@ -69,8 +70,11 @@ const MAX_CONFLICT_RETRIES = 20;
 const MANY_EVENTS = 8;
 /** Folded states kept, all streams together (about 60 running 100,000-contact campaigns; see `sizeOf`). */
 export const DEFAULT_STATE_CACHE_BYTES = 64 * 1024 * 1024;
-/** What a state counts for when its decider does not say (calls, jobs, keys: small and bounded by their input). */
-const DEFAULT_STATE_BYTES = 4 * 1024;
+
+/** A folded state's size for the cache: its decider's own estimate, or a walk of the state (state-bytes.ts). */
+function stateBytes<State>(decider: Pick<Decider<unknown, DomainEvent<string, object>, State>, 'sizeOf'>, state: State): number {
+  return decider.sizeOf ? decider.sizeOf(state) : estimatedStateBytes(state);
+}
 
 /**
  * The generic command handler: load the stream, fold it, decide, append with the revision it was folded at, and
@@ -79,7 +83,7 @@ const DEFAULT_STATE_BYTES = 4 * 1024;
  * Two things keep it fast and quiet under load: commands on the same stream in this process run one after
  * another (so they don't conflict with each other), and the folded state of recently used streams is cached with
  * its revision, so a command reads only the events appended since (a 100,000-contact campaign is folded once,
- * not on every call outcome). The cache holds at most `cacheBytes` of states by their deciders' size estimates,
+ * not on every call outcome). The cache holds at most `cacheBytes` of states by their estimated sizes (the decider's `sizeOf`, else a walk),
  * least recently used first out, so many or large aggregates cannot exhaust the heap: the states being worked on
  * stay, the rest are folded again when next needed.
  */
@@ -159,7 +163,7 @@ export class CommandHandler {
       revision = event.revision;
       position = event.position;
     }
-    this.remember(stream, { state, revision, position, bytes: decider.sizeOf?.(state) ?? DEFAULT_STATE_BYTES });
+    this.remember(stream, { state, revision, position, bytes: stateBytes(decider, state) });
     return { state, revision, position };
   }
 
@@ -190,7 +194,7 @@ export class CommandHandler {
         if (events.length >= MANY_EVENTS && !folded) await nextTurn();
         let next = folded ?? state;
         if (!folded) for (const event of events) next = decider.evolve(next, event);
-        this.remember(stream, { state: next, revision: appended.nextExpectedRevision, position: appended.position, bytes: decider.sizeOf?.(next) ?? DEFAULT_STATE_BYTES });
+        this.remember(stream, { state: next, revision: appended.nextExpectedRevision, position: appended.position, bytes: stateBytes(decider, next) });
         return { events, position: appended.position, revision: appended.nextExpectedRevision, state: next };
       } catch (error) {
         // Large aggregates may evolve their state in place: never trust a cached state after a failed append.

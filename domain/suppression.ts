@@ -79,10 +79,19 @@ export function hasOptedOut(state: SuppressionState, phone: string): boolean {
   return source === 'call_outcome' || source === 'opt_out';
 }
 
+/**
+ * For the command handler's cache: about 200 bytes a number (the map's entry, the number, the entry and its
+ * timestamp), counted without walking a list that can hold hundreds of thousands of them on every command.
+ */
+export function suppressionStateBytes(state: SuppressionState): number {
+  return 1_024 + 200 * state.numbers.size;
+}
+
 export const suppressionDecider: Decider<SuppressionCommand, SuppressionEvent, SuppressionState> = {
   initialState: initialSuppressionState,
   evolve: evolveSuppression,
   decide: decideSuppression,
+  sizeOf: suppressionStateBytes,
 };
 
 /** One list per workspace: the stream is named after the workspace. */

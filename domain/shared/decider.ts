@@ -12,8 +12,9 @@ export interface Decider<Command, Event extends DomainEvent<string, object>, Sta
   evolve(state: State, event: Event): State;
   decide(command: Command, state: State): Event[];
   /**
-   * Roughly how many bytes a folded state holds, for aggregates whose states grow with their input (a campaign's
-   * contacts, a do-not-call list): the command handler keeps folded states within a byte budget.
+   * Roughly how many bytes a folded state holds: the command handler keeps folded states within a byte budget.
+   * Without it the handler walks the state (commands/state-bytes.ts); give one where a walk would cost more than a
+   * formula, for states that are large and regular (a campaign's contact table, a job's transcript).
    */
   sizeOf?(state: State): number;
 }

@@ -99,4 +99,24 @@ test('the cache of folded states is bounded by bytes (the deciders\' estimates),
   rmSync(directory, { recursive: true, force: true });
 });
 
+test('a decider without sizeOf is counted by its states\' walked size: states that grow with their input stay within the budget', async () => {
+  const directory = mkdtempSync(join(tmpdir(), 'handler-'));
+  const store = createSqliteEventStore(join(directory, 'events.db'));
+  // A stand-in for a script holding its latest version: its state is as large as what the command carried.
+  type DefinedEvent = DomainEvent<'Defined', { definition: string }>;
+  const defined: Decider<{ type: 'Define'; definition: string }, DefinedEvent, { definition: string }> = {
+    initialState: () => ({ definition: '' }),
+    evolve: (_state, event) => ({ definition: event.data.definition }),
+    decide: (command) => [{ type: 'Defined', data: { definition: command.definition } }],
+  };
+  const handler = new CommandHandler(store, 1_000_000);
+  await handler.handle(defined, 'defined-0', { type: 'Define', definition: 'z'.repeat(200_000) }, context);
+  assert.ok(handler.cachedStateBytes >= 400_000, `a 200,000-character state counted as ${handler.cachedStateBytes} bytes`);
+  for (let index = 1; index < 20; index++) await handler.handle(defined, `defined-${index}`, { type: 'Define', definition: 'z'.repeat(200_000) }, context);
+  assert.ok(handler.cachedStateBytes <= 1_000_000, `${handler.cachedStateBytes} bytes cached`);
+  assert.equal((await handler.load(defined, 'defined-0')).state.definition.length, 200_000, 'an evicted state is folded again');
+  await store.close();
+  rmSync(directory, { recursive: true, force: true });
+});
+
 test.run();

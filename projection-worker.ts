@@ -12,6 +12,7 @@ import type { EventStore } from './infra/eventstore/port.ts';
 import { startWalCheckpoints } from './infra/eventstore/wal-checkpoints.ts';
 import { createLogger } from './infra/logger.ts';
 import { runThisThreadAt } from './infra/worker-threads/background-priority.ts';
+import { nameThisThread } from './infra/worker-threads/thread-name.ts';
 import { readModelProjections, searchProjections, type ReadModelLane } from './projections/index.ts';
 import type { FromProjectionWorker, ToProjectionWorker } from './projections/projection-thread.ts';
 import { ProjectionRunner, type ProjectionSource } from './projections/runner.ts';
@@ -41,6 +42,7 @@ function wokenBySharedHead(store: EventStore, head: BigInt64Array): ProjectionSo
 if (!parentPort) throw new Error('projection-worker.ts runs as a worker thread (see projections/projection-thread.ts)');
 const port = parentPort;
 const { settings: config, lane, head } = workerData as { settings: Config; lane: ReadModelLane; head: BigInt64Array };
+nameThisThread(lane === 'search' ? 'search-index' : 'read-models');
 if (lane === 'search') runThisThreadAt(config.SEARCH_INDEX_THREAD_NICE);
 const logger = createLogger(config.LOG_LEVEL).child({ thread: lane === 'search' ? 'search-projection' : 'projections' });
 const store = openEventStore(config);

@@ -50,7 +50,7 @@ export function createAnalysisPool(options: AnalysisPoolOptions): AnalysisPool {
   const started = (): Piscina =>
     (pool ??= new Piscina({
       filename: TYPESCRIPT_WORKER,
-      workerData: { module: options.workerModule ?? LEXICON_ANALYSIS_WORKER, nice: options.nice ?? 0, classifier: options.classifier ?? false, complianceClassifier: options.complianceClassifier ?? false },
+      workerData: { module: options.workerModule ?? LEXICON_ANALYSIS_WORKER, threadName: 'analysis', nice: options.nice ?? 0, classifier: options.classifier ?? false, complianceClassifier: options.complianceClassifier ?? false },
       minThreads: threads,
       maxThreads: threads,
       // The thread compiles TypeScript itself; the parent's flags (a loader, a profiler) are not its business.

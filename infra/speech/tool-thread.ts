@@ -45,7 +45,7 @@ export function toolError(serialised: SerialisedToolError): Error {
 
 function toolThread(): Worker {
   if (worker) return worker;
-  const started = new Worker(BOOTSTRAP, { workerData: { module: TOOL_WORKER }, execArgv: [] });
+  const started = new Worker(BOOTSTRAP, { workerData: { module: TOOL_WORKER, threadName: 'speech-tools' }, execArgv: [] });
   started.unref();
   started.on('message', (reply: ToolReply) => {
     const run = pending.get(reply.id);

@@ -24,7 +24,7 @@ export function createDecisionPool(): DecisionPool {
   const started = (): Piscina =>
     (pool ??= new Piscina({
       filename: TYPESCRIPT_WORKER,
-      workerData: { module: DECISION_WORKER },
+      workerData: { module: DECISION_WORKER, threadName: 'decisions' },
       minThreads: 1,
       maxThreads: 1,
       execArgv: [],

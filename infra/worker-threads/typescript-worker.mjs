@@ -4,6 +4,12 @@
 import { threadId, workerData } from 'node:worker_threads';
 import { tsImport } from 'tsx/esm/api';
 
+// `workerData.threadName`: what `top -H` shows for this thread (infra/worker-threads/thread-name.ts).
+if (workerData.threadName) {
+  const { nameThisThread } = await tsImport(new URL('./thread-name.ts', import.meta.url).href, import.meta.url);
+  nameThisThread(workerData.threadName);
+}
+
 // `workerData.nice`: a pool of background work (analysis, reports) may run below the thread that serves requests
 // (ANALYSIS_THREAD_NICE, REPORT_THREAD_NICE; infra/worker-threads/background-priority.ts).
 if (workerData.nice) {

@@ -41,7 +41,7 @@ export function createReportPool(options: ReportPoolOptions): ReportPool {
   const started = () =>
     (pool ??= new Piscina({
       filename: TYPESCRIPT_WORKER,
-      workerData: { module: REPORT_WORKER, nice: options.nice ?? 0 },
+      workerData: { module: REPORT_WORKER, threadName: 'reports', nice: options.nice ?? 0 },
       minThreads: 0,
       maxThreads: options.threads,
       idleTimeout: 60_000,

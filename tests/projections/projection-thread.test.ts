@@ -6,9 +6,8 @@ import { ProjectionThread } from '../../projections/projection-thread.ts';
 import { ReadModelLanes } from '../../projections/read-model-lanes.ts';
 import { allProjections, readModelProjections, searchProjections } from '../../projections/index.ts';
 import { testRuntime } from '../support/runtime.ts';
-import { niceByThread } from '../support/thread-nice.ts';
+import { niceByThread, threadsOfThisProcess } from '../support/proc-threads.ts';
 
-/** Each thread of this process and its nice value (Linux). */
 const BOOTSTRAP = new URL('../../infra/worker-threads/typescript-worker.mjs', import.meta.url).href;
 const PROJECTION_WORKER = new URL('../../projection-worker.ts', import.meta.url).href;
 const CRASHING_ONCE = new URL('../support/crashing-projection-worker.ts', import.meta.url).href;
@@ -82,8 +81,11 @@ test('SEARCH_INDEX_THREAD_NICE: the search lane\'s thread runs at the nice value
       assert.ok(waited < 60_000, 'the workers started');
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
-    const started = [...niceByThread()].filter(([tid]) => !before.has(tid)).map(([, nice]) => nice);
-    assert.is(started.filter((nice) => nice === 7).length, 1, `new threads' nice values: ${started.join(', ')}`);
+    const started = [...threadsOfThisProcess()].filter(([tid]) => !before.has(tid)).map(([, thread]) => thread);
+    assert.is(started.filter(({ nice }) => nice === 7).length, 1, `new threads: ${JSON.stringify(started)}`);
+    // Named for `top -H`: the lowered one is the search index's.
+    assert.equal(started.filter(({ name }) => name === 'search-index').map(({ nice }) => nice), [7], JSON.stringify(started));
+    assert.equal(started.filter(({ name }) => name === 'read-models').length, 1, JSON.stringify(started));
     assert.is(niceByThread().get(process.pid), before.get(process.pid));
   } finally {
     await Promise.all(lanes.map((lane) => lane.stop()));

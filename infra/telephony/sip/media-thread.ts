@@ -92,7 +92,7 @@ export class MediaThread {
 
   private thread(): Worker {
     if (this.worker) return this.worker;
-    const started = new Worker(BOOTSTRAP, { workerData: { module: MEDIA_WORKER, nice: this.scheduling.nice, realtimePriority: this.scheduling.realtimePriority }, execArgv: [] });
+    const started = new Worker(BOOTSTRAP, { workerData: { module: MEDIA_WORKER, threadName: 'sip-media', nice: this.scheduling.nice, realtimePriority: this.scheduling.realtimePriority }, execArgv: [] });
     this.worker = started;
     this.updateRef();
     started.on('message', (message: FromMediaThread) => this.dispatch(message));

@@ -1,7 +1,7 @@
 // The analysis pool (infra/analysis/analysis-pool.ts): analyses run on worker threads, not the main one; a heap limit
 // per thread; the time budget stops a runaway analysis without stalling the event loop; a thread that dies fails
 // its analysis, not the process.
-import { niceByThread } from '../../support/thread-nice.ts';
+import { niceByThread, threadsOfThisProcess } from '../../support/proc-threads.ts';
 import { getPriority } from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { test } from 'uvu';
@@ -56,8 +56,7 @@ test('analyses run on a worker thread and give what the in-thread analysis gives
   }
 });
 
-/** The nice value of each thread of this process, by thread id (Linux: /proc/self/task/<tid>/stat, field 19). */
-test('ANALYSIS_THREAD_NICE: the analysis threads run at the nice value given; the event loop\'s thread keeps its own', async () => {
+test('ANALYSIS_THREAD_NICE: the analysis threads run at the nice value given, named `analysis`; the event loop\'s thread keeps its own', async () => {
   const before = niceByThread();
   const pool = createAnalysisPool({ threads: 2, budgetMs: 30_000, nice: 10 });
   try {
@@ -67,6 +66,9 @@ test('ANALYSIS_THREAD_NICE: the analysis threads run at the nice value given; th
     assert.is(lowered.length, 2, `new threads and their nice values: ${JSON.stringify([...after].filter(([tid]) => !before.has(tid)))}`);
     assert.is(after.get(process.pid), before.get(process.pid));
     assert.is(getPriority(), before.get(process.pid));
+    // And `top -H` tells them apart from the event loop's thread.
+    const named = [...threadsOfThisProcess()].filter(([tid]) => !before.has(tid)).map(([, thread]) => thread.name);
+    assert.equal(named.filter((name) => name === 'analysis').length, 2, `new threads' names: ${named.join(', ')}`);
   } finally {
     await pool.close();
   }

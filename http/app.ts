@@ -26,6 +26,7 @@ import { eventStoreKeyClaims } from './idempotency/cluster-claims.ts';
 import { HttpMetrics } from './metrics.ts';
 import { Authenticator } from './middleware/auth.ts';
 import { requestGate } from './middleware/gate.ts';
+import { LargeBodyTurns } from './middleware/large-body-turns.ts';
 import { Idempotency } from './middleware/idempotency.ts';
 import { WorkspaceRateLimiter } from './middleware/rate-limit.ts';
 import { requestContext } from './middleware/request-context.ts';
@@ -78,7 +79,8 @@ const packageVersion = (JSON.parse(readFileSync(new URL('../package.json', impor
  * The HTTP API. Every request goes through the same chain, so a new resource gets all of it by being mounted:
  *
  *   request id + log line + metrics → key-in-URL refusal → route resolution (404 / 405) → bearer auth (401)
- *   → workspace rate limit (429, X-RateLimit-*) → scope (403) → JSON body (400 / 413) → Idempotency-Key (POST)
+ *   → workspace rate limit (429, X-RateLimit-*) → scope (403) → a large body's turn → JSON body (400 / 413)
+ *   → Idempotency-Key (POST)
  *   → the route's zod validation (400) → handler
  *
  * and every error, wherever it is thrown, leaves through the one error handler (errors.ts).
@@ -88,7 +90,8 @@ export function createHttpApp(ports: HttpPorts, overrides: Partial<HttpDependenc
   const { config, logger, clock, commands, readDb, stateDb, projections, blobs, recordingLinks, secrets } = ports;
   const dependencies: HttpDependencies = { ...defaultDependencies, ...overrides };
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
-  const metrics = new HttpMetrics(ports);
+  const largeBodies = new LargeBodyTurns();
+  const metrics = new HttpMetrics({ ...ports, largeBodies });
   const resources = { commands, clock, readDb, readYourWrites: readYourWrites(projections, logger) };
   const allowPrivateTargets = config.ALLOW_PRIVATE_TARGETS;
 
@@ -106,6 +109,7 @@ export function createHttpApp(ports: HttpPorts, overrides: Partial<HttpDependenc
       authenticator: new Authenticator(readDb, clock, logger),
       rateLimiter: new WorkspaceRateLimiter(readDb),
       // In a cluster the first claim of a key wins on every node (idempotency/cluster-claims.ts).
+      largeBodies,
       idempotency: new Idempotency(new IdempotencyStore(stateDb), clock, undefined, config.CLUSTER ? eventStoreKeyClaims(commands) : null),
     }),
   );

@@ -3,6 +3,7 @@ import type { Database } from 'better-sqlite3';
 import type { ProcessStatus } from '../processes/runner.ts';
 import type { ProjectionStatus } from '../projections/runner.ts';
 import { pendingTimerCount } from '../projections/timers.ts';
+import type { LargeBodyTurns } from './middleware/large-body-turns.ts';
 import { RequestMetrics } from './request-metrics.ts';
 
 /**
@@ -20,6 +21,7 @@ export class HttpMetrics {
     processes: { status(): Promise<ProcessStatus[]> };
     readDb: Database;
     node: { leading(): boolean };
+    largeBodies: Pick<LargeBodyTurns, 'inFlight' | 'waiting'>;
   }) {
     collectDefaultMetrics({ register: this.registry });
     new Gauge({
@@ -53,6 +55,22 @@ export class HttpMetrics {
       registers: [this.registry],
       collect() {
         this.set(sources.node.leading() ? 1 : 0);
+      },
+    });
+    new Gauge({
+      name: 'http_large_bodies_in_flight',
+      help: 'Requests with large bodies (over 256 KB, or of undeclared length) being handled: they take turns, one at a time.',
+      registers: [this.registry],
+      collect() {
+        this.set(sources.largeBodies.inFlight);
+      },
+    });
+    new Gauge({
+      name: 'http_large_bodies_waiting',
+      help: 'Requests with large bodies waiting for their turn, workspaces in turn (their bodies not yet read).',
+      registers: [this.registry],
+      collect() {
+        this.set(sources.largeBodies.waiting);
       },
     });
     new Gauge({

@@ -4,6 +4,7 @@ import type { AppEnv } from '../context.ts';
 import type { Authenticator } from './auth.ts';
 import type { Idempotency } from './idempotency.ts';
 import { expectsJsonBody, parseJsonBody } from './json-body.ts';
+import { LargeBodyTurns } from './large-body-turns.ts';
 import type { WorkspaceRateLimiter } from './rate-limit.ts';
 import type { RouteResolver } from './resolve-route.ts';
 import { requireScope } from './scope.ts';
@@ -16,19 +17,22 @@ export interface GateParts {
   authenticator: Authenticator;
   rateLimiter: WorkspaceRateLimiter;
   idempotency: Idempotency;
+  /** Requests with large bodies, one at a time, workspaces in turn. */
+  largeBodies: LargeBodyTurns;
 }
 
 /**
  * Every check a request passes before its route, in order, as one middleware:
  *
  *   key-in-URL refusal (401) → route resolution (404 / 405) → bearer auth (401) → workspace rate limit (429,
- *   X-RateLimit-*) → scope (403) → JSON body (400 / 413) → Idempotency-Key (POST)
+ *   X-RateLimit-*) → scope (403) → a large body's turn (large-body-turns.ts) → JSON body (400 / 413)
+ *   → Idempotency-Key (POST)
  *
  * One middleware, not one each: every Hono middleware layer costs the request a closure, a promise and a trip
  * through Hono's dispatcher, and the steps are synchronous except for reading a body (measured: docs/api.md,
  * Performance). Whatever a step throws leaves through the app's error handler, as from any middleware.
  */
-export function requestGate({ routes, readModels, authenticator, rateLimiter, idempotency }: GateParts) {
+export function requestGate({ routes, readModels, authenticator, rateLimiter, idempotency, largeBodies }: GateParts) {
   // Not an async function: a request without a body (most) passes straight on to `next()`, without a promise of
   // its own and the microtask that resolving it costs.
   return createMiddleware<AppEnv>((c, next) => {
@@ -47,6 +51,8 @@ export function requestGate({ routes, readModels, authenticator, rateLimiter, id
       requireScope(route, principal);
     }
     if (!expectsJsonBody(c.req.raw)) return next();
-    return parseJsonBody(c).then(() => idempotency.around(c, next));
+    const handle = () => parseJsonBody(c).then(() => idempotency.around(c, next));
+    if (!LargeBodyTurns.mayBeLarge(c.req.raw)) return handle();
+    return largeBodies.run(c.get('principal')?.workspaceId ?? '', c.req.raw.signal, handle);
   });
 }

@@ -1,8 +1,9 @@
 /**
- * At most `count` tasks of a worker pool at once; the others wait here, where their time budget does not run yet.
+ * At most `count` tasks at once; the others wait here (for a worker pool: where their time budget does not run yet).
  * A freed slot goes to the workspaces waiting in turn (round robin), not first come first served: one workspace's
- * burst (every answered call of a 20,000-contact campaign analysed, a hundred reports) waits behind its own tasks,
- * not in front of another workspace's. Used by the analysis pool and the report pool.
+ * burst (every answered call of a 20,000-contact campaign analysed, a hundred reports, forty 7 MB request bodies)
+ * waits behind its own tasks, not in front of another workspace's. Used by the analysis, report and decision pools
+ * and by requests with large bodies (http/middleware/large-body-turns.ts).
  */
 export class WorkspaceTurns {
   private free: number;
@@ -12,6 +13,13 @@ export class WorkspaceTurns {
 
   constructor(count: number) {
     this.free = count;
+  }
+
+  /** How many wait for a slot, all workspaces together. */
+  get waitingCount(): number {
+    let count = 0;
+    for (const queue of this.waiting.values()) count += queue.length;
+    return count;
   }
 
   async take(owner: string, signal?: AbortSignal): Promise<void> {

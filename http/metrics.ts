@@ -49,38 +49,20 @@ export class HttpMetrics {
     processGauge('process_manager_backlog_events', 'Events not yet handled by each process manager.', (status) => status.backlog);
     processGauge('process_manager_retries', 'Retries of infrastructure failures by each process manager since start (a rising value is an outage).', (status) => status.retries);
     processGauge('process_dead_letters', 'Events a process manager set aside for a logic failure, not yet retried successfully (cli processes dead-letters).', (status) => status.dead_letters);
-    new Gauge({
-      name: 'node_leader',
-      help: 'Whether this node runs the singleton work now: always for a lone node; with CLUSTER=true, while it holds the leader lease (1 yes, 0 no).',
-      registers: [this.registry],
-      collect() {
-        this.set(sources.node.leading() ? 1 : 0);
-      },
-    });
-    new Gauge({
-      name: 'http_large_bodies_in_flight',
-      help: 'Requests with large bodies (over 256 KB, or of undeclared length) being handled: they take turns, one at a time.',
-      registers: [this.registry],
-      collect() {
-        this.set(sources.largeBodies.inFlight);
-      },
-    });
-    new Gauge({
-      name: 'http_large_bodies_waiting',
-      help: 'Requests with large bodies waiting for their turn, workspaces in turn (their bodies not yet read).',
-      registers: [this.registry],
-      collect() {
-        this.set(sources.largeBodies.waiting);
-      },
-    });
-    new Gauge({
-      name: 'timers_pending',
-      help: 'Durable timers scheduled and not yet fired or cancelled.',
-      registers: [this.registry],
-      collect() {
-        this.set(pendingTimerCount(sources.readDb));
-      },
-    });
+    // One gauge per figure read when scraped.
+    const valueGauge = (name: string, help: string, read: () => number) =>
+      new Gauge({
+        name,
+        help,
+        registers: [this.registry],
+        collect() {
+          this.set(read());
+        },
+      });
+    valueGauge('node_leader', 'Whether this node runs the singleton work now: always for a lone node; with CLUSTER=true, while it holds the leader lease (1 yes, 0 no).', () => (sources.node.leading() ? 1 : 0));
+    valueGauge('http_large_bodies_in_flight', 'Requests with large bodies (over 256 KB, or of undeclared length) being handled: they take turns, one at a time.', () => sources.largeBodies.inFlight);
+    valueGauge('http_large_bodies_waiting', 'Requests with large bodies waiting for their turn, workspaces in turn (their bodies not yet read).', () => sources.largeBodies.waiting);
+    valueGauge('timers_pending', 'Durable timers scheduled and not yet fired or cancelled.', () => pendingTimerCount(sources.readDb));
   }
 
   observe(method: string, route: string, status: number, seconds: number): void {

@@ -3,7 +3,7 @@ import type { ReadModelVersion } from '../../projections/read-model-version.ts';
 import type { AppEnv } from '../context.ts';
 import type { Authenticator } from './auth.ts';
 import type { Idempotency } from './idempotency.ts';
-import { expectsJsonBody, parseJsonBody } from './json-body.ts';
+import { expectsJsonBody, parseJsonBody, parseJsonBytes, readJsonBody } from './json-body.ts';
 import { LargeBodyTurns } from './large-body-turns.ts';
 import type { WorkspaceRateLimiter } from './rate-limit.ts';
 import type { RouteResolver } from './resolve-route.ts';
@@ -51,8 +51,12 @@ export function requestGate({ routes, readModels, authenticator, rateLimiter, id
       requireScope(route, principal);
     }
     if (!expectsJsonBody(c.req.raw)) return next();
-    const handle = () => parseJsonBody(c).then(() => idempotency.around(c, next));
-    if (!LargeBodyTurns.mayBeLarge(c.req.raw)) return handle();
-    return largeBodies.run(c.get('principal')?.workspaceId ?? '', c.req.raw.signal, handle);
+    if (!LargeBodyTurns.mayBeLarge(c.req.raw)) return parseJsonBody(c).then(() => idempotency.around(c, next));
+    return largeBodies.run(
+      c.get('principal')?.workspaceId ?? '',
+      c.req.raw.signal,
+      () => readJsonBody(c),
+      (bytes) => parseJsonBytes(c, bytes).then(() => idempotency.around(c, next)),
+    );
   });
 }

@@ -91,12 +91,21 @@ export function expectsJsonBody(request: Request): boolean {
  * validator both use that one parsed value. Any other body is a 400 on `body`.
  */
 export async function parseJsonBody(c: AppContext): Promise<void> {
+  await parseJsonBytes(c, await readJsonBody(c));
+}
+
+/** Reads the body (a 400 unless it is sent as JSON; a 413 past the limit): the first half of parseJsonBody. */
+export async function readJsonBody(c: AppContext): Promise<Uint8Array> {
   const request = c.req.raw;
   const contentType = request.headers.get('content-type');
   if (!contentType || !JSON_MEDIA_TYPE.test(contentType)) {
     throw invalidParameter('body', contentType ?? null, EXPECTED, 'The body must be JSON, sent with Content-Type: application/json.');
   }
-  const bytes = await readLimited(request);
+  return readLimited(request);
+}
+
+/** Parses a body read by readJsonBody, for the idempotency fingerprint and the route's validator: the second half. */
+export async function parseJsonBytes(c: AppContext, bytes: Uint8Array): Promise<void> {
   const large = bytes.byteLength > LARGE_BODY_BYTES;
   if (large) await nextTurn();
   let parsed: unknown;

@@ -26,8 +26,8 @@ import { eventStoreKeyClaims } from './idempotency/cluster-claims.ts';
 import { HttpMetrics } from './metrics.ts';
 import { Authenticator } from './middleware/auth.ts';
 import { requestGate } from './middleware/gate.ts';
-import { LargeBodyTurns } from './middleware/large-body-turns.ts';
 import { Idempotency } from './middleware/idempotency.ts';
+import { LargeBodyTurns } from './middleware/large-body-turns.ts';
 import { WorkspaceRateLimiter } from './middleware/rate-limit.ts';
 import { requestContext } from './middleware/request-context.ts';
 import { RouteResolver } from './middleware/resolve-route.ts';
@@ -108,8 +108,8 @@ export function createHttpApp(ports: HttpPorts, overrides: Partial<HttpDependenc
       readModels: new ReadModelVersion(readDb),
       authenticator: new Authenticator(readDb, clock, logger),
       rateLimiter: new WorkspaceRateLimiter(readDb),
-      // In a cluster the first claim of a key wins on every node (idempotency/cluster-claims.ts).
       largeBodies,
+      // In a cluster the first claim of a key wins on every node (idempotency/cluster-claims.ts).
       idempotency: new Idempotency(new IdempotencyStore(stateDb), clock, undefined, config.CLUSTER ? eventStoreKeyClaims(commands) : null),
     }),
   );

@@ -210,9 +210,26 @@ function invalidParameter(field: string, provided: unknown, expected: string): D
  * cache's 4 KB default, and a workspace submitting long transcripts grew the server's heap by ~55 MB a minute.
  */
 export function transcriptionJobStateBytes(state: TranscriptionJobState): number {
-  let bytes = 1_024;
-  for (const segment of state.job?.transcript ?? []) bytes += 160 + 2 * segment.text.length;
+  let bytes = 1_024 + transcriptBytes(state.job?.transcript ?? null);
   if (state.job?.metadata) bytes += 2 * JSON.stringify(state.job.metadata).length;
+  return bytes;
+}
+
+/**
+ * A submission's transcript never changes after it is folded, and every command of the job keeps the same array:
+ * its size is counted once per array, not on every command (4,000 segments, on the event loop, for each of a job's
+ * commands and loads). A pure function of the array, remembered by identity.
+ */
+const transcriptSizes = new WeakMap<readonly TranscriptSegment[], number>();
+
+function transcriptBytes(transcript: readonly TranscriptSegment[] | null): number {
+  if (transcript === null) return 0;
+  let bytes = transcriptSizes.get(transcript);
+  if (bytes === undefined) {
+    bytes = 0;
+    for (const segment of transcript) bytes += 160 + 2 * segment.text.length;
+    transcriptSizes.set(transcript, bytes);
+  }
   return bytes;
 }
 

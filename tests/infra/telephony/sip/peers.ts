@@ -1,4 +1,3 @@
-import { createSocket } from 'node:dgram';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -49,20 +48,35 @@ export async function startKamailio(address: string, password: string, routes: {
   return peer;
 }
 
-/** Waits until something listens on the UDP port (binding it fails), so the first INVITE is not lost. */
+/**
+ * Waits until something listens on the UDP port, so the first INVITE is not lost. It reads the namespace's socket
+ * table rather than probing with a bind of its own: a probe that binds the port while the peer is still starting
+ * takes the port from the peer, which then exits ("peer exited early", seen under CI load).
+ */
 export async function waitForUdpPort(address: string, port: number, peer: Peer, timeoutMs = 5000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
+  const wanted = udpTableAddress(address, port);
   while (Date.now() < deadline) {
     if (peer.process.exitCode !== null) throw new Error(`peer exited early: ${peer.output()}`);
-    const taken = await new Promise<boolean>((resolve) => {
-      const socket = createSocket('udp4');
-      socket.once('error', () => resolve(true));
-      socket.bind(port, address, () => socket.close(() => resolve(false)));
-    });
-    if (taken) return;
+    if (boundUdpAddresses().has(wanted)) return;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   throw new Error(`nothing listens on ${address}:${port}: ${peer.output()}`);
+}
+
+/** `127.0.0.10`, 5060 as /proc/net/udp writes it: the address's bytes in host (little-endian) order, then the port. */
+function udpTableAddress(address: string, port: number): string {
+  const hex = address
+    .split('.')
+    .reverse()
+    .map((byte) => Number(byte).toString(16).padStart(2, '0'))
+    .join('');
+  return `${hex}:${port.toString(16).padStart(4, '0')}`.toUpperCase();
+}
+
+function boundUdpAddresses(): Set<string> {
+  const lines = readFileSync('/proc/net/udp', 'utf8').split('\n').slice(1);
+  return new Set(lines.map((line) => line.trim().split(/\s+/)[1]).filter((local): local is string => Boolean(local)));
 }
 
 let nextLocalPort = 5070;

@@ -56,6 +56,19 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * The client went away before its request was done (its connection closed while its body was read or while the
+ * request waited for a turn). Nobody reads the answer: it is counted and logged as 499 (nginx's "client closed
+ * request"), a client-side status, rather than as a 500 of ours.
+ */
+export class ClientClosedRequest extends Error {
+  constructor() {
+    super('The client closed the connection before the request was done.');
+    this.name = 'ClientClosedRequest';
+  }
+}
+export const CLIENT_CLOSED_REQUEST_STATUS = 499;
+
 export function errorBody(code: string, message: string, details: ErrorDetails = {}): { error: { code: string; message: string; details: ErrorDetails } } {
   return { error: { code, message, details } };
 }
@@ -206,6 +219,7 @@ export function createErrorHandler(logger: Logger): ErrorHandler<AppEnv> {
       return c.json(errorBody(code, error.message, details), status);
     }
     if (error instanceof HTTPException && error.status < 500) return errorResponse(c, fromHttpException(error));
+    if (error instanceof ClientClosedRequest || c.req.raw.signal.aborted) return new Response(null, { status: CLIENT_CLOSED_REQUEST_STATUS });
     const requestId = c.get('requestId');
     logger.error({ err: error, request_id: requestId, method: c.req.method, path: c.req.path }, 'unexpected error');
     return c.json(errorBody('internal_error', 'Unexpected server error; quote the request id when reporting it.', { request_id: requestId }), 500);

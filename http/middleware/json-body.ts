@@ -1,6 +1,6 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { AppContext } from '../context.ts';
-import { ApiError, invalidParameter } from '../errors.ts';
+import { ApiError, ClientClosedRequest, invalidParameter } from '../errors.ts';
 
 /** The documented limit of a request body (the spec leaves it open). */
 export const MAX_BODY_BYTES = 10 * 1024 * 1024;
@@ -41,7 +41,10 @@ async function readLimited(request: Request): Promise<Uint8Array> {
   let size = 0;
   const reader = request.body.getReader();
   for (;;) {
-    const { done, value } = await reader.read();
+    // Reading a request's own body fails only when its connection does.
+    const { done, value } = await reader.read().catch(() => {
+      throw new ClientClosedRequest();
+    });
     if (done) break;
     size += value.byteLength;
     if (size > MAX_BODY_BYTES) {

@@ -20,6 +20,9 @@ async function postCampaign(baseUrl: string, key: string, body: string, signal?:
   return response.status;
 }
 
+const server = await startServer();
+test.after(() => server.stop());
+
 function gauge(metrics: string, name: string): number {
   const line = metrics.split('\n').find((candidate) => candidate.startsWith(`${name} `));
   assert.ok(line, `${name} in /metrics`);
@@ -27,8 +30,7 @@ function gauge(metrics: string, name: string): number {
 }
 
 test('eight large campaigns of four workspaces sent at once are handled one at a time, the others waiting (http_large_bodies_*)', async () => {
-  const server = await startServer();
-  try {
+  {
     const posts: Array<{ key: string; body: string }> = [];
     for (let workspace = 0; workspace < 4; workspace++) {
       const { key } = await createWorkspace(server, `W${workspace}`);
@@ -54,13 +56,15 @@ test('eight large campaigns of four workspaces sent at once are handled one at a
     assert.ok(seen.waiting >= 2, `at most ${seen.waiting} seen waiting`);
     const after = await (await fetch(`${server.baseUrl}/metrics`)).text();
     assert.is(gauge(after, 'http_large_bodies_in_flight') + gauge(after, 'http_large_bodies_waiting'), 0, 'nothing left behind');
-  } finally {
-    await server.stop();
   }
 });
 
-test('a large body that trickles in holds only its own workspace: another workspace\'s large campaign is created meanwhile', async () => {
-  const server = await startServer();
+function campaignRequests(metrics: string, status: number): number {
+  const line = metrics.split('\n').find((candidate) => candidate.startsWith('http_requests_total{') && candidate.includes('route="/v1/campaigns"') && candidate.includes('method="POST"') && candidate.includes(`status="${status}"`));
+  return line ? Number(line.split(' ').at(-1)) : 0;
+}
+
+test('a large body that trickles in holds only its own workspace: another workspace\'s large campaign is created meanwhile; the client then hanging up is a 499, not a server error', async () => {
   const [a, b] = [await createWorkspace(server, 'A'), await createWorkspace(server, 'B')];
   const scriptB = (await client(server, b.key).post('/v1/scripts', loanRenewalScript())).body.id as string;
   // A declares 400 KB and sends one: the rest never comes while B's request runs.
@@ -76,8 +80,16 @@ test('a large body that trickles in holds only its own workspace: another worksp
     assert.ok(Date.now() - started < 15_000, `B waited ${Date.now() - started} ms`);
   } finally {
     trickling.destroy();
-    await server.stop();
   }
+  // The trickling client hung up mid-body: counted as 499 (client closed request), not as a 500 of ours.
+  let metrics = '';
+  for (let attempt = 0; attempt < 50 && campaignRequests(metrics, 499) === 0; attempt++) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    metrics = await (await fetch(`${server.baseUrl}/metrics`)).text();
+  }
+  assert.is(campaignRequests(metrics, 499), 1, 'the abandoned upload is counted as 499');
+  assert.is(campaignRequests(metrics, 500), 0, 'and not as a server error');
+  assert.not.match(server.output(), /unexpected error/, 'nor logged as one');
 });
 
 test.run();

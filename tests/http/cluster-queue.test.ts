@@ -1,12 +1,12 @@
 // @run-alone
 /**
- * Issue 19's end-to-end: three real nodes on one embedded event store (a DATA_DIR each) share a 2,000-contact
+ * Issue 19's end-to-end: three real nodes on one embedded event store (a DATA_DIR each) share a 1,000-contact
  * sandbox campaign through the calls queue (infra/work-queue/): the leader decides what to dial, every node carries
  * calls. The leader is killed with SIGKILL twice and a node carrying calls once; the campaign completes, every
  * contact is dialed, none twice (a call whose claim expired after its dial began is failed as interrupted, never
  * redialed). A webhook receiver on loopback, subscribed to the campaign's events, sees every one of them at least
  * once (deliveries go through the webhooks queue: any node sends them, and a killed node's are sent again). Run
- * alone: three servers and 2,000 calls take both cores.
+ * alone: three servers and 1,000 calls take both cores.
  */
 import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -21,7 +21,7 @@ import { waitFor } from '../support/wait-for.ts';
 
 const queue = suite('three nodes carry one campaign through the calls queue');
 
-const CONTACTS = 2_000;
+const CONTACTS = 1_000;
 const WEBHOOK_SECRET = 'whsec_cluster_queue_0123456789';
 let sharedDirectory: string;
 let certificate: Certificate;
@@ -135,7 +135,7 @@ async function rejoin(name: string): Promise<void> {
   node.alive = true;
 }
 
-queue('a 2,000-contact campaign completes while the leader is killed twice and a node carrying calls once; no contact dialed twice; every subscribed event reaches the webhook', async () => {
+queue('a 1,000-contact campaign completes while the leader is killed twice and a node carrying calls once; no contact dialed twice; every subscribed event reaches the webhook', async () => {
   const created = await cli(nodes[0]!.server.dataDir, ['workspaces', 'create', '--name', 'Queue', '--json'], environment);
   assert.is(created.code, 0, created.stderr);
   const { key, workspace_id: workspaceId } = JSON.parse(created.stdout) as { key: string; workspace_id: string };
@@ -169,7 +169,7 @@ queue('a 2,000-contact campaign completes while the leader is killed twice and a
 
   const startedAt = Date.now();
   const killed: string[] = [];
-  for (const [when, whom] of [[300, 'leader'], [800, 'leader'], [1_300, 'carrier']] as const) {
+  for (const [when, whom] of [[150, 'leader'], [400, 'leader'], [650, 'carrier']] as const) {
     await orDiagnose(waitFor(`${when} calls made`, progress, (r) => r.status === 200 && r.body.calls_made >= when, 120_000));
     const leading = await waitFor('one leader', leader, (name) => name !== null, 30_000);
     // The carrier killed is a node carrying calls that does not lead: the worker node unless it leads now.

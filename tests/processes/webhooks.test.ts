@@ -19,6 +19,7 @@ import { registerWebhookCommand } from '../../commands/register-webhook.ts';
 import type { ManualClock } from '../../infra/clock/manual.ts';
 import { newId } from '../../infra/ids.ts';
 import { SecretBox } from '../../infra/crypto/secret-box.ts';
+import { pendingTimerCount } from '../../projections/timers.ts';
 import { listDeliveries, type DeliveryDocument } from '../../projections/webhook-deliveries.ts';
 import { webhookProcessManagers } from '../../processes/webhooks/index.ts';
 import { DELIVERY_HEADER_DESCRIPTIONS } from '../../processes/webhooks/delivery-headers.ts';
@@ -106,6 +107,18 @@ function placeCall(callId: string, campaignId: string | null, workspaceId: strin
 async function deliveriesOf(runtime: Runtime, webhookId: string): Promise<DeliveryDocument[]> {
   await runtime.projections.catchUp();
   return listDeliveries(runtime.readDb, webhookId, undefined, 100, 0).deliveries;
+}
+
+/** Waits until the delivery's `attempts`-th attempt is recorded and its retry timer scheduled. */
+async function retryScheduled(runtime: Runtime, webhookId: string, attempts: number): Promise<void> {
+  await eventually(
+    async () => {
+      const [delivery] = await deliveriesOf(runtime, webhookId);
+      return delivery?.attempts.length === attempts && delivery.next_attempt_at !== null && pendingTimerCount(runtime.readDb) === 1;
+    },
+    20_000,
+    `attempt ${attempts} recorded and its retry scheduled`,
+  );
 }
 
 webhooks('every event type, with the exact payloads, signed; a specific subscription gets only its events; * gets all', async () => {
@@ -270,7 +283,8 @@ webhooks('only webhooks registered before the event, of the same workspace, get 
 webhooks('the full retry schedule on the manual clock: 1 min, 5 min, 30 min, 2 h, 8 h, abandoned after the fifth retry; a replay then delivers it', async () => {
   const { runtime, remove } = start();
   await runtime.start();
-  const receiver = await startReceiver(certificate, SECRET, () => 500);
+  // The receiver answers after 300 ms: the receiver has a request before the sender has its answer.
+  const receiver = await startReceiver(certificate, SECRET, () => ({ status: 500, delayMs: 300 }));
   try {
     const webhookId = await register(runtime, 'ws_retry', receiver.url, ['transcription.failed']);
     await transcriptionEvent(runtime, 'ws_retry', 'TranscriptionJobFailed', 'job_retry');
@@ -278,6 +292,10 @@ webhooks('the full retry schedule on the manual clock: 1 min, 5 min, 30 min, 2 h
     const first = runtime.clock.now().getTime();
     let previous = first;
     for (const [index, delay] of RETRY_DELAYS_MS.entries()) {
+      // A retry is due `delay` after its attempt ended, on the clock: the clock moves only once the attempt has
+      // ended and its retry is scheduled (moved earlier, the attempt ends later and its retry is due later: this
+      // step timed out in CI when the sender took its answer after the clock had moved).
+      await retryScheduled(runtime, webhookId, index + 1);
       clockOf(runtime).advance(delay / 1000 - 1);
       await runtime.timers.fireDue();
       await new Promise((resolve) => setTimeout(resolve, 250));

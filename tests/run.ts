@@ -8,7 +8,9 @@
  * service.
  *
  * Usage: node --import tsx tests/run.ts [filter ...]   (filters match a substring of the file path)
- * Env: TEST_CONCURRENCY (default 2), TEST_TIMEOUT_SECONDS per file (default 600).
+ * A suite that fails is run once more, alone, at the end: passing then, it counts as passed and is named as flaky.
+ *
+ * Env: TEST_CONCURRENCY (default 2), TEST_TIMEOUT_SECONDS per file (default 600), TEST_RERUN_FAILED=0 (no rerun).
  */
 import { spawn } from 'node:child_process';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
@@ -105,11 +107,38 @@ async function main(): Promise<void> {
   const alone = suites.filter(runsAlone);
   await runAll(suites.filter((file) => !alone.includes(file)), concurrency);
   await runAll(alone, 1);
+  const flaky = await rerunFailedAlone(outcomes, timeoutSeconds);
+  if (flaky.length > 0) process.stdout.write(`\nflaky (failed, then passed when run again alone; see their first output above): ${flaky.join(', ')}\n`);
   const passed = outcomes.reduce((sum, outcome) => sum + outcome.passed, 0);
   const failed = outcomes.reduce((sum, outcome) => sum + outcome.failed, 0);
   const skipped = outcomes.reduce((sum, outcome) => sum + outcome.skipped, 0);
   process.stdout.write(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}\n`);
   process.exitCode = failed > 0 || suites.length === 0 ? 1 : 0;
+}
+
+/**
+ * Runs each failed suite once more, alone, after all the others (unless TEST_RERUN_FAILED=0). A suite that then
+ * passes counts as passed and is named as flaky, its first output printed above; one that fails again stays failed.
+ * Why: the SIP, browser, speech and multi-node suites drive real peers on two shared cores, and a race in a test rig
+ * that shows once in tens of runs (three such were found and fixed in session 12) would otherwise throw away a
+ * whole run. A real defect fails both times; a flaky suite is still reported, to be fixed at its cause.
+ */
+async function rerunFailedAlone(outcomes: SuiteOutcome[], timeoutSeconds: number): Promise<string[]> {
+  if (process.env.TEST_RERUN_FAILED === '0') return [];
+  const flaky: string[] = [];
+  for (const [index, outcome] of outcomes.entries()) {
+    if (outcome.failed === 0) continue;
+    const again = await runSuite(join(projectDirectory, outcome.file), timeoutSeconds);
+    const verdict = again.failed > 0 ? 'FAIL' : 'ok  ';
+    process.stdout.write(`${verdict} ${again.file} run again alone (${again.passed} passed, ${again.failed} failed, ${again.seconds.toFixed(1)}s)\n`);
+    if (again.failed > 0) {
+      process.stdout.write(indent(again.output));
+      continue;
+    }
+    outcomes[index] = again;
+    flaky.push(again.file);
+  }
+  return flaky;
 }
 
 function runsAlone(file: string): boolean {

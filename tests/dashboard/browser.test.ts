@@ -347,6 +347,9 @@ dashboard('the calls list filters by disposition; search highlights the words an
 });
 
 dashboard('webhooks: the delivery log shows failed deliveries; Replay sends one again', async () => {
+  // Off the call page first: its audio element may fetch more of the recording while the clock below moves eight
+  // hours at a time, past the signed link's expiry, and that fetch is then refused (403, rightly; seen in CI).
+  await page.goto(`${server.baseUrl}/webhooks`);
   const hooks = await api.get('/v1/webhooks');
   const webhookId: string = hooks.body.data[0].id;
   const log = async () => (await api.get(`/v1/webhooks/${webhookId}/deliveries?limit=100`)).body.data as { id: string; status: string; attempts: unknown[] }[];

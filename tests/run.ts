@@ -95,11 +95,7 @@ async function main(): Promise<void> {
         const file = queue[next++]!;
         const outcome = await runSuite(file, timeoutSeconds);
         outcomes.push(outcome);
-        const verdict = outcome.failed > 0 ? 'FAIL' : 'ok  ';
-        process.stdout.write(
-          `${verdict} ${outcome.file} (${outcome.passed} passed, ${outcome.failed} failed, ${outcome.seconds.toFixed(1)}s)\n`,
-        );
-        if (outcome.failed > 0 || process.env.TEST_VERBOSE) process.stdout.write(indent(outcome.output));
+        report(outcome);
       }
     }
     await Promise.all(Array.from({ length: workers }, worker));
@@ -129,16 +125,19 @@ async function rerunFailedAlone(outcomes: SuiteOutcome[], timeoutSeconds: number
   for (const [index, outcome] of outcomes.entries()) {
     if (outcome.failed === 0) continue;
     const again = await runSuite(join(projectDirectory, outcome.file), timeoutSeconds);
-    const verdict = again.failed > 0 ? 'FAIL' : 'ok  ';
-    process.stdout.write(`${verdict} ${again.file} run again alone (${again.passed} passed, ${again.failed} failed, ${again.seconds.toFixed(1)}s)\n`);
-    if (again.failed > 0) {
-      process.stdout.write(indent(again.output));
-      continue;
-    }
+    report(again, ' run again alone');
+    if (again.failed > 0) continue;
     outcomes[index] = again;
     flaky.push(again.file);
   }
   return flaky;
+}
+
+/** One line per suite run; a failing suite's output (every suite's with TEST_VERBOSE) below it. */
+function report(outcome: SuiteOutcome, note = ''): void {
+  const verdict = outcome.failed > 0 ? 'FAIL' : 'ok  ';
+  process.stdout.write(`${verdict} ${outcome.file}${note} (${outcome.passed} passed, ${outcome.failed} failed, ${outcome.seconds.toFixed(1)}s)\n`);
+  if (outcome.failed > 0 || process.env.TEST_VERBOSE) process.stdout.write(indent(outcome.output));
 }
 
 function runsAlone(file: string): boolean {

@@ -23,45 +23,48 @@ async function postCampaign(baseUrl: string, key: string, body: string, signal?:
 const server = await startServer();
 test.after(() => server.stop());
 
+/** The value of one series of /metrics, by its name and labels as Prometheus prints them (undefined: absent). */
+function metricValue(metrics: string, series: string): number | undefined {
+  const line = metrics.split('\n').find((candidate) => candidate.startsWith(`${series} `));
+  return line === undefined ? undefined : Number(line.slice(series.length + 1));
+}
+
 function gauge(metrics: string, name: string): number {
-  const line = metrics.split('\n').find((candidate) => candidate.startsWith(`${name} `));
-  assert.ok(line, `${name} in /metrics`);
-  return Number(line.split(' ')[1]);
+  const value = metricValue(metrics, name);
+  assert.ok(value !== undefined, `${name} in /metrics`);
+  return value;
 }
 
 test('eight large campaigns of four workspaces sent at once are handled one at a time, the others waiting (http_large_bodies_*)', async () => {
-  {
-    const posts: Array<{ key: string; body: string }> = [];
-    for (let workspace = 0; workspace < 4; workspace++) {
-      const { key } = await createWorkspace(server, `W${workspace}`);
-      const scriptId = (await client(server, key).post('/v1/scripts', loanRenewalScript())).body.id as string;
-      for (let index = 0; index < 2; index++) posts.push({ key, body: campaignBody(scriptId, `W${workspace}-${index}`, (workspace * 2 + index) * 10_000) });
-    }
-    assert.ok(posts[0]!.body.length > LARGE_BODY_BYTES, `${posts[0]!.body.length} bytes`);
-    let done = false;
-    const seen = { inFlight: 0, waiting: 0 };
-    const watching = (async () => {
-      while (!done) {
-        const metrics = await (await fetch(`${server.baseUrl}/metrics`)).text();
-        seen.inFlight = Math.max(seen.inFlight, gauge(metrics, 'http_large_bodies_in_flight'));
-        seen.waiting = Math.max(seen.waiting, gauge(metrics, 'http_large_bodies_waiting'));
-        await new Promise((resolve) => setTimeout(resolve, 5));
-      }
-    })();
-    const statuses = await Promise.all(posts.map(({ key, body }) => postCampaign(server.baseUrl, key, body)));
-    done = true;
-    await watching;
-    assert.equal(statuses, Array(8).fill(201));
-    assert.is(seen.inFlight, 1, 'never more than one at a time');
-    assert.ok(seen.waiting >= 2, `at most ${seen.waiting} seen waiting`);
-    const after = await (await fetch(`${server.baseUrl}/metrics`)).text();
-    assert.is(gauge(after, 'http_large_bodies_in_flight') + gauge(after, 'http_large_bodies_waiting'), 0, 'nothing left behind');
+  const posts: Array<{ key: string; body: string }> = [];
+  for (let workspace = 0; workspace < 4; workspace++) {
+    const { key } = await createWorkspace(server, `W${workspace}`);
+    const scriptId = (await client(server, key).post('/v1/scripts', loanRenewalScript())).body.id as string;
+    for (let index = 0; index < 2; index++) posts.push({ key, body: campaignBody(scriptId, `W${workspace}-${index}`, (workspace * 2 + index) * 10_000) });
   }
+  assert.ok(posts[0]!.body.length > LARGE_BODY_BYTES, `${posts[0]!.body.length} bytes`);
+  let done = false;
+  const seen = { inFlight: 0, waiting: 0 };
+  const watching = (async () => {
+    while (!done) {
+      const metrics = await (await fetch(`${server.baseUrl}/metrics`)).text();
+      seen.inFlight = Math.max(seen.inFlight, gauge(metrics, 'http_large_bodies_in_flight'));
+      seen.waiting = Math.max(seen.waiting, gauge(metrics, 'http_large_bodies_waiting'));
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+  })();
+  const statuses = await Promise.all(posts.map(({ key, body }) => postCampaign(server.baseUrl, key, body)));
+  done = true;
+  await watching;
+  assert.equal(statuses, Array(8).fill(201));
+  assert.is(seen.inFlight, 1, 'never more than one at a time');
+  assert.ok(seen.waiting >= 2, `at most ${seen.waiting} seen waiting`);
+  const after = await (await fetch(`${server.baseUrl}/metrics`)).text();
+  assert.is(gauge(after, 'http_large_bodies_in_flight') + gauge(after, 'http_large_bodies_waiting'), 0, 'nothing left behind');
 });
 
 function campaignRequests(metrics: string, status: number): number {
-  const line = metrics.split('\n').find((candidate) => candidate.startsWith('http_requests_total{') && candidate.includes('route="/v1/campaigns"') && candidate.includes('method="POST"') && candidate.includes(`status="${status}"`));
-  return line ? Number(line.split(' ').at(-1)) : 0;
+  return metricValue(metrics, `http_requests_total{method="POST",route="/v1/campaigns",status="${status}"}`) ?? 0;
 }
 
 test('a large body that trickles in holds only its own workspace: another workspace\'s large campaign is created meanwhile; the client then hanging up is a 499, not a server error', async () => {

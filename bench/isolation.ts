@@ -23,7 +23,15 @@ const SANDBOX_SPEED = process.env.BENCH_SANDBOX_SPEED ?? '1';
 function describe(label: string, figures: IsolationFigures): string {
   const row = (name: string, values: number[]) =>
     `  ${name.padEnd(22)} n=${String(values.length).padStart(5)}  p50 ${percentile(values, 0.5).toFixed(1).padStart(8)} ms  p99 ${percentile(values, 0.99).toFixed(1).padStart(8)} ms`;
-  return [`${label}: ${figures.requests} requests of B, ${figures.serverErrors} 5xx`, row('B API latency', figures.apiMs), row('B job latency', figures.jobMs), row('B webhook latency', figures.webhookMs)].join('\n');
+  const byOperation = Object.entries(figures.apiMsByOperation).map(([operation, values]) => row(`  ${operation}`, values));
+  return [`${label}: ${figures.requests} requests of B, ${figures.serverErrors} 5xx`, row('B API latency', figures.apiMs), ...byOperation, `  ${slowestShare(figures)}`, row('B job latency', figures.jobMs), row('B webhook latency', figures.webhookMs)].join('\n');
+}
+
+/** Which operations the slowest 1% of B's requests were: what sets the p99. */
+function slowestShare(figures: IsolationFigures): string {
+  const threshold = percentile(figures.apiMs, 0.99);
+  const counts = Object.entries(figures.apiMsByOperation).map(([operation, values]) => `${operation} ${values.filter((value) => value >= threshold).length}`);
+  return `requests at or above the p99: ${counts.join(', ')}`;
 }
 
 const rig = await startNoisyNeighbourRig({ env: { SANDBOX_SPEED } });

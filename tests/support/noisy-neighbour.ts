@@ -22,6 +22,8 @@ import { makeCertificate, startReceiver, type Certificate, type Receiver } from 
 
 export interface IsolationFigures {
   apiMs: number[];
+  /** The same latencies by B's operation ('list campaigns', 'submit job', 'create campaign', 'start campaign'): which of them make the p99. */
+  apiMsByOperation: Record<string, number[]>;
   jobMs: number[];
   webhookMs: number[];
   serverErrors: number;
@@ -93,17 +95,22 @@ export async function startNoisyNeighbourRig(options: { env?: Record<string, str
     }
   }, 500);
 
-  async function timed(api: ApiClient, figures: { apiMs: number[]; serverErrors: number; requests: number }, method: 'get' | 'post' | 'patch', path: string, body?: unknown) {
+  async function timed(api: ApiClient, figures: IsolationFigures, operation: string, method: 'get' | 'post' | 'patch', path: string, body?: unknown) {
     const started = performance.now();
     figures.requests++;
+    const record = () => {
+      const elapsed = performance.now() - started;
+      figures.apiMs.push(elapsed);
+      (figures.apiMsByOperation[operation] ??= []).push(elapsed);
+    };
     try {
       const response = method === 'get' ? await api.get(path) : method === 'post' ? await api.post(path, body) : await api.patch(path, body);
-      figures.apiMs.push(performance.now() - started);
+      record();
       if (response.status >= 500) figures.serverErrors++;
       return response;
     } catch {
       // No answer at all (the connection reset: a crashed or overwhelmed server) counts as a server error.
-      figures.apiMs.push(performance.now() - started);
+      record();
       figures.serverErrors++;
       return { status: 0, headers: new Headers(), body: null, text: '' };
     }
@@ -115,10 +122,10 @@ export async function startNoisyNeighbourRig(options: { env?: Record<string, str
     const jobs: Promise<void>[] = [];
     while (Date.now() < deadline) {
       round++;
-      await timed(apiB, figures, 'get', '/v1/campaigns?limit=20');
+      await timed(apiB, figures, 'list campaigns', 'get', '/v1/campaigns?limit=20');
       if (round % 3 === 0) {
         const submitted = performance.now();
-        const job = await timed(apiB, figures, 'post', '/v1/transcription', { transcript: SMALL_TRANSCRIPT, language: 'en-IN', features: ['transcription', 'summary', 'sentiment'] });
+        const job = await timed(apiB, figures, 'submit job', 'post', '/v1/transcription', { transcript: SMALL_TRANSCRIPT, language: 'en-IN', features: ['transcription', 'summary', 'sentiment'] });
         if (job.status === 202) {
           const jobId = job.body.job_id as string;
           jobs.push(
@@ -135,8 +142,8 @@ export async function startNoisyNeighbourRig(options: { env?: Record<string, str
         }
       }
       if (round % 25 === 0) {
-        const campaign = await timed(apiB, figures, 'post', '/v1/campaigns', { name: 'B', script_id: scriptB, language: 'en-IN', contacts: contacts(5, 90_000_000 + round * 10) });
-        if (campaign.status === 201) await timed(apiB, figures, 'patch', `/v1/campaigns/${campaign.body.id}`, { action: 'start' });
+        const campaign = await timed(apiB, figures, 'create campaign', 'post', '/v1/campaigns', { name: 'B', script_id: scriptB, language: 'en-IN', contacts: contacts(5, 90_000_000 + round * 10) });
+        if (campaign.status === 201) await timed(apiB, figures, 'start campaign', 'patch', `/v1/campaigns/${campaign.body.id}`, { action: 'start' });
       }
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
@@ -166,7 +173,7 @@ export async function startNoisyNeighbourRig(options: { env?: Record<string, str
     server,
     async measure(seconds, withAbuse) {
       const deadline = Date.now() + seconds * 1000;
-      const figures: IsolationFigures = { apiMs: [], jobMs: [], webhookMs: [], serverErrors: 0, requests: 0 };
+      const figures: IsolationFigures = { apiMs: [], apiMsByOperation: {}, jobMs: [], webhookMs: [], serverErrors: 0, requests: 0 };
       const deliveredBefore = healthy.requests.length;
       const [, abuseFigures] = await Promise.all([normalMix(deadline, figures), withAbuse ? abuse(deadline) : Promise.resolve({ requests: 0, serverErrors: 0 })]);
       for (const request of healthy.requests.slice(deliveredBefore)) {

@@ -86,7 +86,7 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
     const logFd = options.logFile ? openSync(options.logFile, 'a') : undefined;
     // PROFILE_SERVER in `env`: the server writes V8 CPU profiles (one per thread) to /tmp/prof when it exits;
     // TRACE_GC: it prints every garbage collection of every thread (`output()` has them).
-    const diagnostics = [...(options.env?.PROFILE_SERVER ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] : []), ...(options.env?.TRACE_GC ? ['--trace-gc'] : [])];
+    const diagnostics = [...(options.env?.PROFILE_SERVER ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] : []), ...(options.env?.TRACE_GC ? ['--trace-gc'] : []), ...(options.env?.SERVER_NODE_FLAGS ? options.env.SERVER_NODE_FLAGS.split(' ') : [])];
     child = spawn(process.execPath, [...diagnostics, '--import', 'tsx', 'main.ts'], {
       cwd: projectDirectory,
       // Sandbox calls end at once on the clock unless a test sets SANDBOX_SPEED (1: real time).

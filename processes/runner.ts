@@ -7,6 +7,11 @@ import { DeadLetters } from './dead-letters.ts';
 import type { ProcessManager } from './process-manager.ts';
 
 const RETRY_REQUESTS_EVERY_MS = 1_000;
+/**
+ * A manager reads only its own event types (followAllBatches with `types`), so most windows it scans hold nothing
+ * for it: its checkpoint moves past them at most this often (a restart scans at most this much again).
+ */
+const SAVE_EMPTY_PROGRESS_EVERY_MS = 1_000;
 /** Warn on the first failure of an event and then every this many retries (the back-off reaches its ceiling). */
 const WARN_EVERY_RETRIES = 10;
 
@@ -27,8 +32,9 @@ export interface ProcessRunnerOptions {
 
 /**
  * Runs each process manager in its own catch-up-then-live loop from its own checkpoint (table
- * `process_checkpoints` in state.db). The checkpoint moves after each handled event, so a crash repeats at most
- * the event in flight. Refusals a manager expects (a duplicate after a replay) are tolerated where it issues the
+ * `process_checkpoints` in state.db), reading only the event types it handles (the store skips the rest). The
+ * checkpoint moves after each handled event, so a crash repeats at most the event in flight, and past events of
+ * other types at most once a second. Refusals a manager expects (a duplicate after a replay) are tolerated where it issues the
  * command (`handle(..., {tolerate})`). What reaches the runner is one of two kinds:
  *
  * - a **logic failure**, which handling again would repeat: a refusal the manager did not expect (DomainError) or
@@ -43,6 +49,8 @@ export class ProcessRunner {
   private loops: Promise<void>[] = [];
   private managers: readonly ProcessManager[];
   private readonly retries = new Map<string, number>();
+  /** How far each running manager has read (ahead of its saved checkpoint by at most a second of empty windows). */
+  private readonly scanned = new Map<string, number>();
   readonly deadLetters: DeadLetters;
   private retryRequests: NodeJS.Timeout | null = null;
   private retrying: Promise<void> = Promise.resolve();
@@ -67,6 +75,7 @@ export class ProcessRunner {
   }
 
   async start(): Promise<void> {
+    this.scanned.clear();
     if (typeof this.makeManagers === 'function') {
       this.managers = this.makeManagers();
       this.controller = new AbortController();
@@ -92,7 +101,7 @@ export class ProcessRunner {
 
   /** Where each running manager stands (a cluster leader publishes them with its lease renewals). */
   checkpoints(): Record<string, number> {
-    return Object.fromEntries(this.managers.map((manager) => [manager.name, this.checkpoint(manager.name)]));
+    return Object.fromEntries(this.managers.map((manager) => [manager.name, this.progress(manager.name)]));
   }
 
   /** Moves checkpoints forward (never back) to where another node's runner stood; before `start`. */
@@ -103,6 +112,11 @@ export class ProcessRunner {
     this.db.transaction(() => {
       for (const [name, position] of Object.entries(positions)) advance.run(name, position);
     })();
+  }
+
+  /** Where a manager stands: its checkpoint, or how far it has read when that is further. */
+  private progress(name: string): number {
+    return Math.max(this.checkpoint(name), this.scanned.get(name) ?? 0);
   }
 
   checkpoint(name: string): number {
@@ -117,7 +131,7 @@ export class ProcessRunner {
     const head = await this.store.headPosition();
     const dead = this.deadLetters.unresolvedByProcess();
     return this.managers.map((manager) => {
-      const position = this.checkpoint(manager.name);
+      const position = this.progress(manager.name);
       return { name: manager.name, position, backlog: Math.max(0, head - position), retries: this.retries.get(manager.name) ?? 0, dead_letters: dead.get(manager.name) ?? 0 };
     });
   }
@@ -138,25 +152,44 @@ export class ProcessRunner {
     const save = this.db.prepare(
       'INSERT INTO process_checkpoints (name, position) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET position = excluded.position',
     );
+    // Progress past events of other types: never moves the checkpoint back past an event saved meanwhile.
+    const saveProgress = this.db.prepare(
+      'INSERT INTO process_checkpoints (name, position) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET position = max(position, excluded.position)',
+    );
     const signal = this.controller.signal;
+    let savedAt = 0;
+    let trailingSave: NodeJS.Timeout | null = null;
+    const saveScanned = () => {
+      if (trailingSave) clearTimeout(trailingSave);
+      trailingSave = null;
+      const scanned = this.scanned.get(manager.name);
+      if (scanned !== undefined) saveProgress.run(manager.name, scanned);
+      savedAt = Date.now();
+    };
     await followAllBatches(
       this.store,
       this.checkpoint(manager.name),
-      async (events) => {
+      async (events, scannedTo) => {
         for (const event of events) {
           if (signal.aborted) return;
-          if (!handles.has(event.type)) continue;
           const failure = await this.handleWithRetries(manager, event, signal);
           // An aborted handler may not have finished: leave its event to be run again on the next start.
           if (signal.aborted) return;
           if (failure !== null) this.deadLetter(manager, event, failure);
           save.run(manager.name, event.position);
         }
-        save.run(manager.name, events[events.length - 1]!.position);
+        this.scanned.set(manager.name, scannedTo);
+        const sinceSaved = Date.now() - savedAt;
+        if (events.length > 0 || sinceSaved >= SAVE_EMPTY_PROGRESS_EVERY_MS) saveScanned();
+        // The last window before a quiet spell is saved a little later, not left to a restart to scan again.
+        else trailingSave ??= setTimeout(saveScanned, SAVE_EMPTY_PROGRESS_EVERY_MS - sinceSaved).unref();
       },
       signal,
       100,
+      handles,
     ).catch((error: unknown) => this.logger?.error({ err: error, process: manager.name }, 'process manager loop stopped'));
+    // Stopped between windows or inside one: what `scanned` holds was wholly handled.
+    saveScanned();
   }
 
   /** Handles the event, retrying infrastructure failures until it succeeds; returns a logic failure (or null). */

@@ -186,13 +186,16 @@ export function createEsdbEventStore(connectionString: string, options: EsdbEven
       return readOwnStream(stream, readOptions);
     },
 
-    async readAll({ after, limit }) {
+    async readAll({ after, limit, types, upTo }) {
       if (limit <= 0) return [];
       const events: RecordedEvent[] = [];
-      // Reads from a position include the event at it; `after` is exclusive, so it is skipped here.
+      // Reads from a position include the event at it; `after` is exclusive, so it is skipped here. Client 6.2.1
+      // cannot filter `readAll` by type on the server (see above): `types` filters here, `upTo` ends the read.
       await scan(client.readAll({ direction: FORWARDS, fromPosition: toReadPosition(after) }), (resolved: AllStreamResolvedEvent) => {
         const event = ours(resolved);
-        if (event && event.position > after) events.push(event);
+        if (event === null || event.position <= after) return true;
+        if (upTo !== undefined && event.position > upTo) return false;
+        if (types === undefined || types.has(event.type)) events.push(event);
         return events.length < limit;
       });
       return events;

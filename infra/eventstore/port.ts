@@ -101,6 +101,13 @@ export class FencedOff extends Error {
   }
 }
 
+export interface ReadAllOptions {
+  after: number;
+  limit: number;
+  types?: ReadonlySet<string>;
+  upTo?: number;
+}
+
 export interface AppendOptions {
   expectedRevision: ExpectedRevision;
   fence?: Fence;
@@ -110,8 +117,12 @@ export interface EventStore {
   append(stream: string, events: EventToAppend[], options: AppendOptions): Promise<AppendResult>;
   /** Events of one stream in revision order, optionally from a revision (inclusive). Empty when the stream does not exist. */
   readStream(stream: string, options?: { fromRevision?: number; limit?: number }): Promise<RecordedEvent[]>;
-  /** Events of all streams with position > `after`, in global order. */
-  readAll(options: { after: number; limit: number }): Promise<RecordedEvent[]>;
+  /**
+   * Events of all streams with position > `after`, in global order. `types`: only events of these types; `upTo`:
+   * only positions up to it (inclusive), which bounds the scan of a filtered read (a reader following only a few
+   * types reads `upTo` a little past `after`, then goes on from `upTo`: see `followAllBatches`).
+   */
+  readAll(options: ReadAllOptions): Promise<RecordedEvent[]>;
   /** Catches up from `after` (exclusive), then stays live: every event exactly once, in global order. */
   subscribeAll(options: { after: number }): Observable<RecordedEvent>;
   /**

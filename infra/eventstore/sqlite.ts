@@ -12,6 +12,7 @@ import {
   type EventToAppend,
   type ExpectedRevision,
   type Fence,
+  type ReadAllOptions,
   type RecordedEvent,
   type StreamInfo,
 } from './port.ts';
@@ -107,6 +108,14 @@ export function createSqliteEventStore(path: string, options: SqliteEventStoreOp
   // every overflow page of that value (a megabyte of data: ~0.5 ms, for each follower: the process managers on the
   // event loop and each read-model lane). The readers that use an event read both in one lookup.
   const selectAll = db.prepare<[number, number], EventHeader>('SELECT position, id, stream, revision, type FROM events WHERE position > ? ORDER BY position LIMIT ?');
+  // A follower of a few types (a process manager) gets only those: skipping the others here, in SQLite, costs a
+  // fraction of making each an object in JavaScript for every follower (issue 12: a neighbour's event rate times
+  // fourteen process managers was an eighth of the event loop). `type` precedes `data` in the row: no overflow page
+  // is read to test it.
+  const selectAllOfTypes = db.prepare<[number, number, string, number], EventHeader>(
+    'SELECT position, id, stream, revision, type FROM events WHERE position > ? AND position <= ? AND type IN (SELECT value FROM json_each(?)) ORDER BY position LIMIT ?',
+  );
+  const typeLists = new WeakMap<ReadonlySet<string>, string>();
   const selectBody = db.prepare<[number], EventBody>('SELECT data, metadata FROM events WHERE position = ?');
   const selectHead = db.prepare<[], { position: number | null }>('SELECT max(position) AS position FROM events');
 
@@ -210,9 +219,18 @@ export function createSqliteEventStore(path: string, options: SqliteEventStoreOp
     if (head > 0) appended.next(head);
   }
 
-  function readAllSync(after: number, limit: number): RecordedEvent[] {
+  function readAllSync({ after, limit, types, upTo }: ReadAllOptions): RecordedEvent[] {
     if (closed) throw new Error('the event store is closed');
-    return selectAll.all(after, limit).map((row) => toRecordedEvent(row, () => selectBody.get(row.position)!));
+    let rows: EventHeader[];
+    if (types === undefined) {
+      rows = selectAll.all(after, limit);
+      if (upTo !== undefined) rows = rows.filter((row) => row.position <= upTo);
+    } else {
+      let typeList = typeLists.get(types);
+      if (typeList === undefined) typeLists.set(types, (typeList = JSON.stringify([...types])));
+      rows = selectAllOfTypes.all(after, upTo ?? Number.MAX_SAFE_INTEGER, typeList, limit);
+    }
+    return rows.map((row) => toRecordedEvent(row, () => selectBody.get(row.position)!));
   }
 
   function headSync(): number {
@@ -239,8 +257,8 @@ export function createSqliteEventStore(path: string, options: SqliteEventStoreOp
       return selectStream.all(stream, options.fromRevision ?? 0, options.limit ?? -1).map((row) => toRecordedEvent(row, () => row));
     },
 
-    async readAll({ after, limit }) {
-      return readAllSync(after, limit);
+    async readAll(options) {
+      return readAllSync(options);
     },
 
     subscribeAll({ after }): Observable<RecordedEvent> {

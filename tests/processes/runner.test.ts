@@ -89,4 +89,32 @@ test('a logic failure goes to the dead-letter list and the manager moves on; the
   }
 });
 
+test('a manager reads past other types without handling them: no backlog, and its checkpoint follows within a second', async () => {
+  const { manager, handled } = probe(() => undefined);
+  const { runtime, dataDir, remove } = testRuntime({ processes: () => [manager] });
+  await runtime.start();
+  try {
+    await append(runtime, 'probe-1', 'Probe', { name: 'first' });
+    for (let index = 0; index < 50; index++) await append(runtime, `other-${index}`, 'SomethingElse');
+    const head = await runtime.store.headPosition();
+    await eventually(async () => (await runtime.processes.status())[0]!.backlog === 0, 5_000, 'no backlog past events of other types');
+    assert.equal(handled, ['first']);
+    await eventually(() => runtime.processes.checkpoint('probe') === head, 5_000, 'the saved checkpoint moved past them');
+  } finally {
+    await runtime.close();
+  }
+  // Started again, it handles nothing twice and goes on with the next event of its type.
+  const again = probe(() => undefined);
+  const restarted = testRuntime({ dataDir, processes: () => [again.manager] });
+  await restarted.runtime.start();
+  try {
+    await append(restarted.runtime, 'probe-1', 'Probe', { name: 'second' });
+    await eventually(() => again.handled.includes('second'), 5_000, 'the next event');
+    assert.equal(again.handled, ['second']);
+  } finally {
+    await restarted.runtime.close();
+    remove();
+  }
+});
+
 test.run();

@@ -116,6 +116,25 @@ export function defineEventStoreContract(name: string, makeStore: () => Promise<
     assert.is(await store.headPosition(), all[2]!.position);
   });
 
+  contract('readAll of some types, up to a position: only those events, in global order, none past upTo', async ({ fixture }) => {
+    const { store } = fixture;
+    await store.append('a-1', [event('Wanted', { n: 1 }), event('Other')], { expectedRevision: 'no_stream' });
+    await store.append('b-1', [event('Also', { n: 2 }), event('Other')], { expectedRevision: 'no_stream' });
+    await store.append('a-1', [event('Wanted', { n: 3 })], { expectedRevision: 1 });
+    const all = await store.readAll({ after: 0, limit: 100 });
+    const types = new Set(['Wanted', 'Also']);
+    const filtered = await store.readAll({ after: 0, limit: 100, types });
+    assert.equal(filtered.map((e) => e.data.n), [1, 2, 3]);
+    assert.equal(filtered.map((e) => e.position), all.filter((e) => types.has(e.type)).map((e) => e.position));
+    assert.equal((await store.readAll({ after: 0, limit: 2, types })).map((e) => e.data.n), [1, 2], 'limit');
+    assert.equal((await store.readAll({ after: all[0]!.position, limit: 100, types })).map((e) => e.data.n), [2, 3], 'after is exclusive');
+    assert.equal((await store.readAll({ after: 0, limit: 100, types, upTo: all[3]!.position })).map((e) => e.data.n), [1, 2], 'upTo is inclusive');
+    assert.equal((await store.readAll({ after: 0, limit: 100, types, upTo: all[2]!.position })).map((e) => e.data.n), [1, 2]);
+    assert.equal((await store.readAll({ after: 0, limit: 100, upTo: all[1]!.position })).map((e) => e.type), ['Wanted', 'Other'], 'upTo without types');
+    assert.equal(await store.readAll({ after: 0, limit: 100, types: new Set(['Nothing']) }), []);
+    assert.equal((filtered[2]!.data as { n: number }).n, 3, 'data of a filtered event reads as any other');
+  });
+
   contract('subscribeAll catches up, then stays live, without gaps or duplicates under concurrent appends', async ({ fixture }) => {
     const { store } = fixture;
     for (let index = 0; index < 20; index++) await store.append(`early-${index % 3}`, [event('Early', { index })], { expectedRevision: 'any' });

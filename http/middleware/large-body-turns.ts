@@ -39,18 +39,17 @@ export class LargeBodyTurns {
 
   /** Reads the body in the workspace's upload queue (`read`), then handles it (`work`) in the workspace's turn. */
   async run<Body, Result>(workspaceId: string, signal: AbortSignal | undefined, readBody: () => Promise<Body>, work: (body: Body) => Promise<Result>): Promise<Result> {
-    const body = await this.uploads.run(workspaceId, async () => {
+    const { body, turn } = await this.uploads.run(workspaceId, async () => {
       signal?.throwIfAborted();
       const read = await readBody();
-      await this.turns.take(workspaceId, signal);
-      return read;
+      return { body: read, turn: await this.turns.take(workspaceId, signal) };
     });
     this.running++;
     try {
       return await work(body);
     } finally {
       this.running--;
-      this.turns.give();
+      turn.end();
     }
   }
 

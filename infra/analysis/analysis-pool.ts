@@ -60,7 +60,7 @@ export function createAnalysisPool(options: AnalysisPoolOptions): AnalysisPool {
 
   /** One task on a thread: a slot, the budget from when the thread takes it, and the thread's death as an error. */
   async function runTask(task: unknown, name: string | undefined, { signal, workspaceId }: AnalysisTaskOptions): Promise<unknown> {
-    await slots.take(workspaceId ?? '', signal);
+    const turn = await slots.take(workspaceId ?? '', signal);
     const budget = new AbortController();
     const timer = setTimeout(() => budget.abort(new AnalysisBudgetExceededError(budgetMs)), budgetMs);
     try {
@@ -71,7 +71,7 @@ export function createAnalysisPool(options: AnalysisPoolOptions): AnalysisPool {
       throw new AnalysisFailedError((error as NodeJS.ErrnoException).code === 'ERR_WORKER_OUT_OF_MEMORY', { cause: error });
     } finally {
       clearTimeout(timer);
-      slots.give();
+      turn.end();
     }
   }
 

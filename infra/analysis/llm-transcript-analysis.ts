@@ -52,7 +52,7 @@ export function llmTranscriptAnalysis(offline: TranscriptAnalysis, options: LlmA
     if (prompt.truncated) logger.info({ job_id: taskOptions.jobId, omitted_turns: prompt.omittedLines, estimated_tokens: prompt.estimatedTokens }, 'transcript cut to the analyzer token budget');
     const schema = llmAnswerSchema(fields, prompt.speakers, prompt.promptLanguage);
     let messages = prompt.messages;
-    await slots.take(taskOptions.workspaceId ?? '', taskOptions.signal);
+    const turn = await slots.take(taskOptions.workspaceId ?? '', taskOptions.signal);
     const started = Date.now();
     try {
       for (let attempt = 1; ; attempt++) {
@@ -68,7 +68,7 @@ export function llmTranscriptAnalysis(offline: TranscriptAnalysis, options: LlmA
         }
       }
     } finally {
-      slots.give();
+      turn.end();
     }
   }
 

@@ -1,7 +1,8 @@
 /**
  * Where large commands are decided (commands/decisions-off-thread.ts): one worker thread, started with the first
  * such command, so a 100,000-contact campaign's validation never holds the event loop that serves every workspace.
- * Workspaces take turns for it (WorkspaceTurns), so one tenant's stream of large campaigns waits behind itself.
+ * Workspaces take turns for it (WorkspaceTurns: the one that used it least lately first), so one tenant's stream of
+ * large campaigns waits behind itself.
  * The thread has its own heap limit: a command too large for it fails alone (a 500 for that request, the process
  * lives); request bodies are bounded at 10 MB, which the limit holds with room to spare.
  */
@@ -33,12 +34,12 @@ export function createDecisionPool(): DecisionPool {
 
   return {
     async decide(name, command, workspaceId) {
-      await turns.take(workspaceId ?? '');
+      const turn = await turns.take(workspaceId ?? '');
       try {
         const task: DecisionTask = { name, command };
         return await started().run(task);
       } finally {
-        turns.give();
+        turn.end();
       }
     },
     async close() {

@@ -50,7 +50,7 @@ export function createReportPool(options: ReportPoolOptions): ReportPool {
     }));
   /** Runs a task when the workspace's turn comes, within the budget (which starts when a thread takes it). */
   async function withThread<T>(workspaceId: string, run: (signal: AbortSignal) => Promise<T>): Promise<T> {
-    await turns.take(workspaceId);
+    const turn = await turns.take(workspaceId);
     const budget = new AbortController();
     const timer = setTimeout(() => budget.abort(new ReportBudgetExceededError(`report generation took longer than ${options.budgetMs / 1000} s`)), options.budgetMs);
     try {
@@ -60,7 +60,7 @@ export function createReportPool(options: ReportPoolOptions): ReportPool {
       throw error;
     } finally {
       clearTimeout(timer);
-      turns.give();
+      turn.end();
     }
   }
   return {

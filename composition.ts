@@ -35,6 +35,7 @@ import type { SpeechRecognizer } from './infra/speech/port.ts';
 import { CallDomainModels } from './infra/speech/language-model/call-domain-models.ts';
 import { PocketSphinxRecognizer } from './infra/speech/pocketsphinx.ts';
 import { createSpeechRecognizer } from './infra/speech/recognizer-from-config.ts';
+import { setSpeechToolNice } from './infra/speech/tool-thread.ts';
 import { createTelephony } from './infra/telephony/create-telephony.ts';
 import type { Telephony } from './infra/telephony/port.ts';
 import { createCallTranscription } from './processes/analysis/call-transcription.ts';
@@ -332,6 +333,7 @@ export function createRuntime(
   options: RuntimeOptions = {},
 ): Runtime {
   mkdirSync(config.dataDirectory, { recursive: true });
+  setSpeechToolNice(config.SPEECH_TOOL_NICE);
   // With a projection thread, that thread checkpoints the store's WAL (infra/eventstore/wal-checkpoints.ts).
   const storedEvents = openRecordedEventStore(config, options.projectionThread ? 'elsewhere' : 'inline');
   const upcasting = openEventStore(config, storedEvents);

@@ -108,6 +108,12 @@ const configSchema = z.object({
    */
   REPORT_THREAD_NICE: z.coerce.number().int().min(0).max(19).default(10),
   /**
+   * The nice value of the external programs the server starts (festival, espeak-ng, ffmpeg, sox, pocketsphinx: each
+   * inherits it from the thread that starts them). Measured under a neighbour's campaigns (bench:isolation):
+   * synthesising its calls' prompts took more than a core, and the event loop waited for the CPU behind it.
+   */
+  SPEECH_TOOL_NICE: z.coerce.number().int().min(0).max(19).default(10),
+  /**
    * `on`: sentiment and intent come from the lexicon rules with the trained call classifier on top
    * (infra/analysis/classifier/, docs/analysis.md "The trained call classifier"); `off`: the rules alone.
    */

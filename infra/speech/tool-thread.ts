@@ -27,6 +27,15 @@ interface PendingRun {
 }
 
 let worker: Worker | null = null;
+let toolNice = 0;
+
+/**
+ * The nice value the programs run at (SPEECH_TOOL_NICE): the tool thread runs at it, and a program inherits it from
+ * the thread that starts it. Takes effect when the thread next starts.
+ */
+export function setSpeechToolNice(nice: number): void {
+  toolNice = nice;
+}
 const pending = new Map<number, PendingRun>();
 let nextId = 1;
 
@@ -45,7 +54,7 @@ export function toolError(serialised: SerialisedToolError): Error {
 
 function toolThread(): Worker {
   if (worker) return worker;
-  const started = new Worker(BOOTSTRAP, { workerData: { module: TOOL_WORKER, threadName: 'speech-tools' }, execArgv: [] });
+  const started = new Worker(BOOTSTRAP, { workerData: { module: TOOL_WORKER, threadName: 'speech-tools', nice: toolNice }, execArgv: [] });
   started.unref();
   started.on('message', (reply: ToolReply) => {
     const run = pending.get(reply.id);

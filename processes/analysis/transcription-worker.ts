@@ -22,15 +22,13 @@ export const TRANSCRIPTION_WORKER = 'transcription-worker';
 export const DEFAULT_MAX_ATTEMPTS = 3;
 
 /**
- * Slots of the transcript lane. Its jobs need no download and no recognition: a job in a slot mostly waits for the
- * analysis pool, whose threads go to the workspace that used them least lately (WorkspaceTurns). So the slots are
- * not the CPU's bound; they bound how many jobs each workspace has waiting there. With two (one per workspace by
- * the cap), a workspace of small transcripts ran one job at a time, each behind the neighbour's analysis in
- * progress: a second each, fewer than it submitted, and its queue grew (issue 12). With eight, it has several
- * waiting at the pool, which runs them together as soon as the neighbour's task ends; a flooding workspace still
- * holds at most seven (fair-job-queue.ts), each a transcript of at most 1,000,000 characters.
+ * Slots of the transcript lane. Its jobs need no download and no recognition (only the analysis, which runs on
+ * the analysis pool's threads), so two are plenty; two, not one, so that the per-workspace cap (fair-job-queue.ts) keeps one for
+ * another workspace while a workspace floods the lane. More slots let more of a flood run at once: in a cluster
+ * (slots × CLUSTER_WORKER_NODES admitted), eight a node made another workspace's single job finish along with the
+ * flood's sixteen in flight instead of before them (tests/http/cluster.test.ts).
  */
-export const DEFAULT_TRANSCRIPT_CONCURRENCY = 8;
+export const DEFAULT_TRANSCRIPT_CONCURRENCY = 2;
 
 /** Jobs run in two lanes with their own slots: a submitted transcript never waits behind audio. */
 export type JobLane = 'audio' | 'transcript';

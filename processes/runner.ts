@@ -1,4 +1,4 @@
-import type { Database } from 'better-sqlite3';
+import type { Database, Statement } from 'better-sqlite3';
 import { DomainError } from '../domain/shared/errors.ts';
 import { followAllBatches } from '../infra/eventstore/follow.ts';
 import type { EventStore, RecordedEvent } from '../infra/eventstore/port.ts';
@@ -51,6 +51,8 @@ export class ProcessRunner {
   private readonly retries = new Map<string, number>();
   /** How far each running manager has read (ahead of its saved checkpoint by at most a second of empty windows). */
   private readonly scanned = new Map<string, number>();
+  /** Moves a manager's checkpoint forward, never back. */
+  private readonly advanceCheckpoint: Statement<[string, number]>;
   readonly deadLetters: DeadLetters;
   private retryRequests: NodeJS.Timeout | null = null;
   private retrying: Promise<void> = Promise.resolve();
@@ -71,6 +73,9 @@ export class ProcessRunner {
     this.managers = typeof makeManagers === 'function' ? [] : makeManagers;
     db.exec('CREATE TABLE IF NOT EXISTS process_checkpoints (name TEXT PRIMARY KEY, position INTEGER NOT NULL)');
     this.deadLetters = new DeadLetters(db);
+    this.advanceCheckpoint = db.prepare(
+      'INSERT INTO process_checkpoints (name, position) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET position = max(position, excluded.position)',
+    );
     this.backoff = options.backoff ?? { baseMs: 50, maxMs: 30_000 };
   }
 
@@ -106,11 +111,8 @@ export class ProcessRunner {
 
   /** Moves checkpoints forward (never back) to where another node's runner stood; before `start`. */
   adoptCheckpoints(positions: Record<string, number>): void {
-    const advance = this.db.prepare(
-      'INSERT INTO process_checkpoints (name, position) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET position = max(position, excluded.position)',
-    );
     this.db.transaction(() => {
-      for (const [name, position] of Object.entries(positions)) advance.run(name, position);
+      for (const [name, position] of Object.entries(positions)) this.advanceCheckpoint.run(name, position);
     })();
   }
 
@@ -149,13 +151,8 @@ export class ProcessRunner {
 
   private async run(manager: ProcessManager): Promise<void> {
     const handles = new Set<string>(manager.eventTypes);
-    const save = this.db.prepare(
-      'INSERT INTO process_checkpoints (name, position) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET position = excluded.position',
-    );
-    // Progress past events of other types: never moves the checkpoint back past an event saved meanwhile.
-    const saveProgress = this.db.prepare(
-      'INSERT INTO process_checkpoints (name, position) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET position = max(position, excluded.position)',
-    );
+    // Checkpoints only move forward: progress past other types, saved late, never undoes an event saved meanwhile.
+    const save = this.advanceCheckpoint;
     const signal = this.controller.signal;
     let savedAt = 0;
     let trailingSave: NodeJS.Timeout | null = null;
@@ -163,7 +160,7 @@ export class ProcessRunner {
       if (trailingSave) clearTimeout(trailingSave);
       trailingSave = null;
       const scanned = this.scanned.get(manager.name);
-      if (scanned !== undefined) saveProgress.run(manager.name, scanned);
+      if (scanned !== undefined) save.run(manager.name, scanned);
       savedAt = Date.now();
     };
     await followAllBatches(

@@ -21,7 +21,8 @@
 export const USAGE_HALF_LIFE_MS = 20_000;
 /** Usage below this (ms, decayed) is forgotten, so the table holds only workspaces that used the slots lately. */
 const FORGET_BELOW_MS = 1;
-const PRUNE_ABOVE_ENTRIES = 256;
+/** The table is swept when it reaches this size, then again at twice what the sweep left: amortised, not per turn. */
+const FIRST_SWEEP_AT_ENTRIES = 256;
 
 /** A slot held: `end()` gives it back and counts the time it was held against its workspace. */
 export interface Turn {
@@ -38,6 +39,7 @@ export class WorkspaceTurns {
   /** Workspaces with tasks waiting, in round-robin order: the one served last is at the end. */
   private readonly waiting = new Map<string, Array<() => void>>();
   private readonly usage = new Map<string, Usage>();
+  private sweepAt = FIRST_SWEEP_AT_ENTRIES;
 
   constructor(
     count: number,
@@ -125,9 +127,10 @@ export class WorkspaceTurns {
 
   /** Keeps the usage table to the workspaces that used the slots lately (each entry is a few dozen bytes). */
   private forgetIdle(): void {
-    if (this.usage.size <= PRUNE_ABOVE_ENTRIES) return;
+    if (this.usage.size < this.sweepAt) return;
     for (const owner of this.usage.keys()) {
       if (this.usedLately(owner) < FORGET_BELOW_MS && !this.waiting.has(owner)) this.usage.delete(owner);
     }
+    this.sweepAt = Math.max(FIRST_SWEEP_AT_ENTRIES, 2 * this.usage.size);
   }
 }

@@ -72,6 +72,8 @@ export const analyticsProjection = defineProjection<AnalyticsEvent>({
     'analytics_qa_parameter_rollups',
   ],
   eventTypes: ['CallPlaced', 'CallEscalated', 'CallEnded', 'CallFailed', 'TranscriptionJobSubmitted', 'TranscriptionJobCompleted'],
+  // Never reads a job's transcript: the store need not parse it (Projection.detach).
+  detach: { TranscriptionJobSubmitted: 'transcript', TranscriptionJobCompleted: 'transcript' },
   migrate(db) {
     db.exec(`CREATE TABLE IF NOT EXISTS analytics_jobs (
       job_id TEXT PRIMARY KEY,

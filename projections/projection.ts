@@ -18,6 +18,14 @@ export interface Projection<Event extends DomainEvent<string, object> = DomainEv
   tables: string[];
   /** Event types the projection reads; others are skipped without calling `apply`. */
   eventTypes: ReadonlyArray<Event['type']>;
+  /**
+   * Per event type, a large field of `data` this projection takes only as JSON text, with `fieldAsJson`
+   * (infra/eventstore/detached-field.ts), or not at all. When every projection of a lane that handles the type says
+   * so, the runner asks the store to detach it: the field is never parsed into objects (issue 12: a neighbour's
+   * 4,000-segment transcripts, parsed and serialised again, were most of the time every write's read-your-writes
+   * waited for).
+   */
+  detach?: Partial<Record<Event['type'], string>>;
   migrate(db: Database): void;
   prepare(db: Database): ((event: Recorded<Event>) => void) | BufferedApply<Event>;
 }

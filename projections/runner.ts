@@ -72,6 +72,8 @@ export class ProjectionRunner {
   private readonly prepared: PreparedProjection[] = [];
   private readonly applied: AppliedPosition;
   private readonly sliceMs: number;
+  /** The fields the store detaches for this runner's projections (Projection.detach). */
+  private readonly detach: ReadonlyMap<string, string>;
   private controller: AbortController | null = null;
   private loop: Promise<void> | null = null;
   // Prepared once: every batch reads and writes checkpoints, and preparing a statement costs more than running it.
@@ -114,6 +116,7 @@ export class ProjectionRunner {
       this.prepared.push({ projection, prepared: asBufferedApply(projection.prepare(db)), handles: new Set(projection.eventTypes) });
     }
     this.applied = new AppliedPosition(this.lowestCheckpoint());
+    this.detach = detachedFields(projections);
   }
 
   /** Calls `listener` each time the position every projection has applied moves forward. */
@@ -150,7 +153,7 @@ export class ProjectionRunner {
   /** Applies one batch after the lowest checkpoint. Returns how many events were read. */
   async runOnce(batchSize = BATCH_SIZE): Promise<number> {
     const from = this.lowestCheckpoint();
-    const events = await this.store.readAll({ after: from, limit: batchSize });
+    const events = await this.store.readAll({ after: from, limit: batchSize, detach: this.detach });
     if (events.length === 0) {
       // Caught up with the store: no projection is behind it any longer.
       this.clearRebuilding.run();
@@ -203,7 +206,7 @@ export class ProjectionRunner {
       const prepared = asBufferedApply(projection.prepare(shadow));
       const handles = new Set<string>(projection.eventTypes);
       for (;;) {
-        const events = await this.store.readAll({ after: position, limit: BATCH_SIZE });
+        const events = await this.store.readAll({ after: position, limit: BATCH_SIZE, detach: this.detach });
         if (events.length === 0) break;
         inTransaction(shadow, [prepared], () => {
           for (const event of events) if (handles.has(event.type)) prepared.apply(event);
@@ -315,4 +318,24 @@ function inTransaction(db: Database, prepared: readonly BufferedApply[], applyEv
     for (const entry of prepared) entry.discard();
     throw error;
   }
+}
+
+/**
+ * The fields to detach for a runner's projections: a type's field only when every projection handling the type
+ * declares that same field (one that reads it parsed gets it parsed).
+ */
+export function detachedFields(projections: readonly Projection[]): ReadonlyMap<string, string> {
+  const detach = new Map<string, string>();
+  const refused = new Set<string>();
+  for (const projection of projections) {
+    for (const type of projection.eventTypes) {
+      const field = projection.detach?.[type];
+      const agreed = detach.get(type);
+      if (field === undefined || (agreed !== undefined && agreed !== field)) {
+        refused.add(type);
+        detach.delete(type);
+      } else if (!refused.has(type)) detach.set(type, field);
+    }
+  }
+  return detach;
 }

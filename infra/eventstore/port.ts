@@ -45,6 +45,12 @@ export interface RecordedEvent<Type extends string = string, Data extends object
   type: Type;
   data: Data;
   metadata: EventMetadata;
+  /**
+   * The fields a reader asked to have detached (`ReadAllOptions.detach`), each as JSON text (null when the event has
+   * none), and absent from `data`. Absent when the store did not detach: an adapter may always leave `data` whole,
+   * so readers take such a field with `fieldAsJson` (detached-field.ts), which serves both cases.
+   */
+  detached?: Readonly<Record<string, string | null>>;
 }
 
 /** The recorded form of each event of a union of domain events (`{type, data}`), as a union narrowed by `type`. */
@@ -106,6 +112,12 @@ export interface ReadAllOptions {
   limit: number;
   types?: ReadonlySet<string>;
   upTo?: number;
+  /**
+   * Per event type, one top-level field of `data` the reader takes as JSON text (`RecordedEvent.detached`) instead
+   * of parsed: a reader that only stores a 4,000-segment transcript need not parse it (milliseconds, on the lane
+   * every write's read-your-writes waits for).
+   */
+  detach?: ReadonlyMap<string, string>;
 }
 
 export interface AppendOptions {

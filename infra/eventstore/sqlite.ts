@@ -17,6 +17,7 @@ import {
   type StreamInfo,
 } from './port.ts';
 import { followAll } from './follow.ts';
+import { takeTopLevelField } from './top-level-field.ts';
 import { WAL_SAFETY_CAP_PAGES } from './wal-checkpoints.ts';
 
 /**
@@ -219,7 +220,7 @@ export function createSqliteEventStore(path: string, options: SqliteEventStoreOp
     if (head > 0) appended.next(head);
   }
 
-  function readAllSync({ after, limit, types, upTo }: ReadAllOptions): RecordedEvent[] {
+  function readAllSync({ after, limit, types, upTo, detach }: ReadAllOptions): RecordedEvent[] {
     if (closed) throw new Error('the event store is closed');
     let rows: EventHeader[];
     if (types === undefined) {
@@ -230,7 +231,7 @@ export function createSqliteEventStore(path: string, options: SqliteEventStoreOp
       if (typeList === undefined) typeLists.set(types, (typeList = JSON.stringify([...types])));
       rows = selectAllOfTypes.all(after, upTo ?? Number.MAX_SAFE_INTEGER, typeList, limit);
     }
-    return rows.map((row) => toRecordedEvent(row, () => selectBody.get(row.position)!));
+    return rows.map((row) => toRecordedEvent(row, () => selectBody.get(row.position)!, detach?.get(row.type)));
   }
 
   function headSync(): number {
@@ -359,7 +360,7 @@ function isUniqueRevisionViolation(error: unknown): boolean {
  * a process manager skips most events by their type alone, and each of them reads every event (a 4-hour transcript,
  * 1,000 campaign contacts would otherwise be read and parsed by each on the event loop).
  */
-function toRecordedEvent(header: EventHeader, readBody: () => EventBody): RecordedEvent {
+function toRecordedEvent(header: EventHeader, readBody: () => EventBody, detachedField?: string): RecordedEvent {
   // The texts are kept only until parsed: a parsed megabyte need not stay in memory twice.
   let texts: Partial<EventBody> | undefined;
   const text = (field: keyof EventBody): string => {
@@ -383,11 +384,27 @@ function toRecordedEvent(header: EventHeader, readBody: () => EventBody): Record
     get: () => (parsedMetadata ??= JSON.parse(text('metadata')) as RecordedEvent['metadata']),
     set: (value: RecordedEvent['metadata']) => (parsedMetadata = value),
   });
+  // With a detached field (ReadAllOptions.detach), the field is cut out of the text once, for both getters.
+  let split: { rest: string; value: string | null } | undefined;
+  const splitOnce = (field: string) => {
+    if (split === undefined) {
+      const json = text('data');
+      split = takeTopLevelField(json, field) ?? { rest: json, value: null };
+    }
+    return split;
+  };
   Object.defineProperty(event, 'data', {
     enumerable: true,
     configurable: true,
-    get: () => (parsed ??= JSON.parse(text('data')) as Record<string, unknown>),
+    get: () => (parsed ??= JSON.parse(detachedField === undefined ? text('data') : splitOnce(detachedField).rest) as Record<string, unknown>),
     set: (value: Record<string, unknown>) => (parsed = value),
   });
+  if (detachedField !== undefined) {
+    Object.defineProperty(event, 'detached', {
+      enumerable: true,
+      configurable: true,
+      get: () => ({ [detachedField]: splitOnce(detachedField).value }),
+    });
+  }
   return event;
 }

@@ -5,6 +5,7 @@
 import { firstValueFrom, take, toArray, timeout } from 'rxjs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { fieldAsJson, hasField } from '../../../infra/eventstore/detached-field.ts';
 import { WrongExpectedVersion, type EventMetadata, type EventStore, type EventToAppend } from '../../../infra/eventstore/port.ts';
 
 export interface StoreFixture {
@@ -133,6 +134,19 @@ export function defineEventStoreContract(name: string, makeStore: () => Promise<
     assert.equal((await store.readAll({ after: 0, limit: 100, upTo: all[1]!.position })).map((e) => e.type), ['Wanted', 'Other'], 'upTo without types');
     assert.equal(await store.readAll({ after: 0, limit: 100, types: new Set(['Nothing']) }), []);
     assert.equal((filtered[2]!.data as { n: number }).n, 3, 'data of a filtered event reads as any other');
+  });
+
+  contract('readAll with a field to detach: fieldAsJson gives its JSON text, every other field reads as before', async ({ fixture }) => {
+    const { store } = fixture;
+    const transcript = [{ text: 'She said "no", then {left}.', start: 1.5 }, { text: 'transcript', start: 2 }];
+    await store.append('j-1', [event('Done', { job_id: 'j-1', transcript, summary: 'ok' }), event('Done', { job_id: 'j-2', transcript: null }), event('Other', { transcript })], { expectedRevision: 'no_stream' });
+    const events = await store.readAll({ after: 0, limit: 10, detach: new Map([['Done', 'transcript']]) });
+    assert.equal(events.map((e) => fieldAsJson(e, 'transcript')), [JSON.stringify(transcript), null, JSON.stringify(transcript)]);
+    assert.equal(events.map((e) => hasField(e, 'transcript')), [true, false, true]);
+    assert.equal({ job_id: events[0]!.data.job_id, summary: events[0]!.data.summary }, { job_id: 'j-1', summary: 'ok' });
+    // A store may leave the field in `data` (EventStoreDB does); one that detaches leaves it out.
+    if (events[0]!.detached !== undefined) assert.not.ok('transcript' in events[0]!.data, 'a detached field is not in data');
+    assert.equal(events[2]!.data.transcript, transcript, 'a type not named is read whole');
   });
 
   contract('subscribeAll catches up, then stays live, without gaps or duplicates under concurrent appends', async ({ fixture }) => {

@@ -191,6 +191,7 @@ export function createEsdbEventStore(connectionString: string, options: EsdbEven
       const events: RecordedEvent[] = [];
       // Reads from a position include the event at it; `after` is exclusive, so it is skipped here. Client 6.2.1
       // cannot filter `readAll` by type on the server (see above): `types` filters here, `upTo` ends the read.
+      // `detach` is not applied: the client hands over `data` already parsed, so readers get it whole (fieldAsJson).
       await scan(client.readAll({ direction: FORWARDS, fromPosition: toReadPosition(after) }), (resolved: AllStreamResolvedEvent) => {
         const event = ours(resolved);
         if (event === null || event.position <= after) return true;

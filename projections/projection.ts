@@ -23,7 +23,8 @@ export interface Projection<Event extends DomainEvent<string, object> = DomainEv
    * (infra/eventstore/detached-field.ts), or not at all. When every projection of a lane that handles the type says
    * so, the runner asks the store to detach it: the field is never parsed into objects (issue 12: a neighbour's
    * 4,000-segment transcripts, parsed and serialised again, were most of the time every write's read-your-writes
-   * waited for).
+   * waited for). A detached field passes the upcasters by as it was recorded: name only fields whose shape no
+   * upcaster changes (domain/upcasters.ts).
    */
   detach?: Partial<Record<Event['type'], string>>;
   migrate(db: Database): void;

@@ -59,13 +59,21 @@ export interface ServerOptions {
 
 const START_TIMEOUT_MS = 30_000;
 
-async function waitUntilHealthy(baseUrl: string, child: ChildProcess, output: () => string): Promise<void> {
+/**
+ * Waits until this server answers /health. The port came from freePort(), which frees it before the server binds it:
+ * another suite's server may take it in between, and would then answer /health in our server's place (every request
+ * of the suite going to a server that knows none of its keys). So only an answer naming our server's node counts.
+ */
+async function waitUntilHealthy(baseUrl: string, child: ChildProcess, output: () => string, ourNodeId: () => string | undefined): Promise<void> {
   const started = Date.now();
   while (Date.now() - started < START_TIMEOUT_MS) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${output()}`);
     try {
       const response = await fetch(`${baseUrl}/health`);
-      if (response.ok) return;
+      if (response.ok) {
+        const { node_id: answered } = (await response.json()) as { node_id?: unknown };
+        if (answered !== undefined && answered === ourNodeId()) return;
+      }
     } catch {
       // not listening yet
     }
@@ -74,13 +82,40 @@ async function waitUntilHealthy(baseUrl: string, child: ChildProcess, output: ()
   throw new Error(`server did not become healthy in ${START_TIMEOUT_MS} ms:\n${output()}`);
 }
 
+/** How many ports a server start tries when the one it was given is taken before it binds it. */
+const PORT_ATTEMPTS = 3;
+
 export async function startServer(options: ServerOptions = {}): Promise<TestServer> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'e2e-'));
   let child: ChildProcess;
   let baseUrl = '';
   let log = '';
 
+  // The node's name as /health gives it: NODE_ID when set, else the one the server keeps in DATA_DIR (infra/cluster/node-id.ts).
+  const ourNodeId = (): string | undefined => {
+    const configured = options.env?.NODE_ID ?? process.env.NODE_ID;
+    if (configured) return configured;
+    try {
+      return readFileSync(join(dataDir, 'node-id'), 'utf8').trim();
+    } catch {
+      return undefined;
+    }
+  };
+
   const launch = async () => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await launchOnce();
+        return;
+      } catch (error) {
+        // Another process bound the port first: start again on another one.
+        if (attempt >= PORT_ATTEMPTS || !output().includes('EADDRINUSE')) throw error;
+        log = '';
+      }
+    }
+  };
+
+  const launchOnce = async () => {
     const port = await freePort();
     baseUrl = `http://127.0.0.1:${port}`;
     const logFd = options.logFile ? openSync(options.logFile, 'a') : undefined;
@@ -96,7 +131,7 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
     if (logFd !== undefined) closeSync(logFd);
     child.stdout?.on('data', (chunk: Buffer) => (log += chunk.toString()));
     child.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString()));
-    await waitUntilHealthy(baseUrl, child, output);
+    await waitUntilHealthy(baseUrl, child, output, ourNodeId);
   };
   const output = () => (options.logFile ? readFileSync(options.logFile, 'utf8') : log);
 

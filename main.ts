@@ -12,12 +12,19 @@ import { loadConfig } from './infra/config.ts';
 import { lockDataDir } from './infra/storage/data-dir-lock.ts';
 import { lockEventStoreFile } from './infra/storage/event-store-lock.ts';
 import { createLogger } from './infra/logger.ts';
+import { runThisThreadAt, thisThreadScheduling } from './infra/worker-threads/background-priority.ts';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.LOG_LEVEL);
+  // Before any thread is started: the threads started later set their own values (background-priority.ts).
+  runThisThreadAt(config.EVENT_LOOP_THREAD_NICE);
+  const eventLoopNice = thisThreadScheduling().nice;
+  if (eventLoopNice !== config.EVENT_LOOP_THREAD_NICE) {
+    logger.info({ requested: config.EVENT_LOOP_THREAD_NICE, running_at: eventLoopNice }, 'the event loop thread could not change its priority (a nice value below 0 needs root or CAP_SYS_NICE)');
+  }
   const lock = lockDataDir(config.dataDirectory);
   const storeLock = config.EVENTSTORE_URL ? null : lockEventStoreFile(config.eventsPath, config.CLUSTER ? 'shared' : 'exclusive');
   if (!config.METRICS_TOKEN && !['127.0.0.1', '::1', 'localhost'].includes(config.HOST)) {

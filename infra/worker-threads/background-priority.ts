@@ -1,11 +1,15 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync, readlinkSync } from 'node:fs';
-import { setPriority } from 'node:os';
+import { getPriority, setPriority } from 'node:os';
 
 /**
  * A thread's own scheduling priority: lower for background threads (ANALYSIS_THREAD_NICE, REPORT_THREAD_NICE,
- * SEARCH_INDEX_THREAD_NICE), higher for the SIP media thread (MEDIA_THREAD_NICE, negative: needs root or
- * CAP_SYS_NICE).
+ * SEARCH_INDEX_THREAD_NICE), higher for the event loop's thread (EVENT_LOOP_THREAD_NICE, default -10) and the SIP
+ * media thread (MEDIA_THREAD_NICE); negative values need root or CAP_SYS_NICE.
+ *
+ * A new thread starts at the nice value of the thread that created it, so every thread the server starts sets its
+ * own (the worker bootstrap applies `workerData.nice`, 0 when not given): none runs at the event loop's raised
+ * priority by inheritance.
  *
  * On Linux `setpriority(PRIO_PROCESS, 0)` applies to the calling thread, so a pool's threads can run at nice 10
  * while the thread that serves requests stays at 0, and the kernel's fair scheduler then weighs them about a tenth of
@@ -22,11 +26,11 @@ import { setPriority } from 'node:os';
  */
 export function runThisThreadAt(nice: number): void {
   // Elsewhere the same call would lower the whole process, the event loop included.
-  if (process.platform !== 'linux' || nice === 0) return;
+  if (process.platform !== 'linux' || getPriority() === nice) return;
   try {
     setPriority(nice);
   } catch {
-    // A container that forbids it (or a negative value without privilege): the thread runs at the normal priority.
+    // A container that forbids it (or a negative value without privilege): the thread keeps the value it started at.
   }
 }
 

@@ -325,17 +325,13 @@ function inTransaction(db: Database, prepared: readonly BufferedApply[], applyEv
  * declares that same field (one that reads it parsed gets it parsed).
  */
 export function detachedFields(projections: readonly Projection[]): ReadonlyMap<string, string> {
-  const detach = new Map<string, string>();
-  const refused = new Set<string>();
+  const declared = new Map<string, Array<string | undefined>>();
   for (const projection of projections) {
-    for (const type of projection.eventTypes) {
-      const field = projection.detach?.[type];
-      const agreed = detach.get(type);
-      if (field === undefined || (agreed !== undefined && agreed !== field)) {
-        refused.add(type);
-        detach.delete(type);
-      } else if (!refused.has(type)) detach.set(type, field);
-    }
+    for (const type of projection.eventTypes) declared.set(type, [...(declared.get(type) ?? []), projection.detach?.[type]]);
+  }
+  const detach = new Map<string, string>();
+  for (const [type, [first, ...others]] of declared) {
+    if (first !== undefined && others.every((field) => field === first)) detach.set(type, first);
   }
   return detach;
 }

@@ -10,13 +10,9 @@ const NODE_ID_FILE = 'node-id';
  */
 export function nodeIdOf(dataDirectory: string, configured: string | undefined): string {
   if (configured) return configured;
+  const kept = keptNodeId(dataDirectory);
+  if (kept) return kept;
   const path = join(dataDirectory, NODE_ID_FILE);
-  try {
-    const kept = readFileSync(path, 'utf8').trim();
-    if (kept) return kept;
-  } catch (error) {
-    if ((error as { code?: string }).code !== 'ENOENT') throw error;
-  }
   mkdirSync(dataDirectory, { recursive: true });
   const generated = `node-${randomBytes(6).toString('hex')}`;
   // `wx`: two processes starting on one DATA_DIR at once keep the first one's name.
@@ -26,5 +22,15 @@ export function nodeIdOf(dataDirectory: string, configured: string | undefined):
   } catch (error) {
     if ((error as { code?: string }).code !== 'EEXIST') throw error;
     return readFileSync(path, 'utf8').trim();
+  }
+}
+
+/** The name a node keeps in `DATA_DIR/node-id`, or undefined when none was generated yet. Reads only. */
+export function keptNodeId(dataDirectory: string): string | undefined {
+  try {
+    return readFileSync(join(dataDirectory, NODE_ID_FILE), 'utf8').trim() || undefined;
+  } catch (error) {
+    if ((error as { code?: string }).code !== 'ENOENT') throw error;
+    return undefined;
   }
 }

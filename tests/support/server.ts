@@ -15,6 +15,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { keptNodeId } from '../../infra/cluster/node-id.ts';
 
 export const projectDirectory = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -92,15 +93,7 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
   let log = '';
 
   // The node's name as /health gives it: NODE_ID when set, else the one the server keeps in DATA_DIR (infra/cluster/node-id.ts).
-  const ourNodeId = (): string | undefined => {
-    const configured = options.env?.NODE_ID ?? process.env.NODE_ID;
-    if (configured) return configured;
-    try {
-      return readFileSync(join(dataDir, 'node-id'), 'utf8').trim();
-    } catch {
-      return undefined;
-    }
-  };
+  const ourNodeId = (): string | undefined => options.env?.NODE_ID || process.env.NODE_ID || keptNodeId(dataDir);
 
   const launch = async () => {
     for (let attempt = 1; ; attempt++) {

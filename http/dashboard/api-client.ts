@@ -49,6 +49,18 @@ export class ApiClient {
       };
     });
   }
+
+  /**
+   * A call's recording as the API's signed link serves it (a single `Range` passed on, 206 answered as is), signed
+   * afresh for each request: an audio player on a page left open past the link's hour still plays and seeks.
+   * Undefined when the call has no recording; the call's refusals (scope, another workspace's call) throw as `unwrap`.
+   */
+  async recording(callId: string, range: string | undefined): Promise<Response | undefined> {
+    const call = unwrap(await this.get<{ recording_url: string | null }>(`/calls/${encodeURIComponent(callId)}`));
+    if (!call.recording_url) return undefined;
+    const signed = new URL(call.recording_url);
+    return this.fetchApi(new Request(`${ORIGIN}${signed.pathname}${signed.search}`, { headers: range ? { range } : {} }));
+  }
 }
 
 /** The body of a successful answer, or an Error with the API's message (a page shows it). */

@@ -215,7 +215,7 @@ dashboard('a call: recording in an audio player beside its transcript; a segment
   assert.match(await page.textContent('main') ?? '', /Sentiment/);
   const audio = page.locator('audio[data-transcript]');
   assert.is(await audio.count(), 1);
-  assert.match(await audio.getAttribute('src') ?? '', /^\/v1\/recordings\/cal_/);
+  assert.is(await audio.getAttribute('src'), `/calls/${callId}/recording`);
   // Play it: the browser fetches the WAV from this origin and time moves.
   await page.evaluate('(() => { const a = document.querySelector("audio"); a.muted = true; return a.play(); })()');
   await waitFor('the recording playing', () => page.evaluate('document.querySelector("audio").currentTime') as Promise<number>, (time) => time > 0.2, 30_000);
@@ -651,6 +651,36 @@ dashboard('a scheduled campaign: remove contacts by pasting numbers, then stop i
   await page.waitForSelector('text=Campaign stopped.');
   assert.is(await page.locator('main form[method=post]').count(), 0, 'a stopped campaign offers no action');
   await browsing.look(page, '26-campaign-stopped');
+});
+
+dashboard('a call page left open past its recording link\'s hour still plays and seeks: the dashboard signs the link afresh for each fetch', async () => {
+  await page.goto(`${server.baseUrl}/calls/${callId}`);
+  const before = problems.length;
+  // The player has fetched the start of the file (its metadata) before the hour passes.
+  await waitFor('the recording\'s metadata', () => page.evaluate('document.querySelector("audio").readyState') as Promise<number>, (state) => state >= 1);
+  const signed: string = (await api.get(`/v1/calls/${callId}`)).body.recording_url;
+  await advanceClock(2 * 3_600);
+  // The API's own link, handed out before, has expired: this is what a page holding it would have been refused.
+  const direct = new URL(signed);
+  assert.is((await page.evaluate(async (path) => (await fetch(path, { headers: { range: 'bytes=0-99' } })).status, `${direct.pathname}${direct.search}`)), 403);
+  const ranged = await page.evaluate(async (path) => {
+    const response = await fetch(path, { headers: { range: 'bytes=0-99' } });
+    return { status: response.status, type: response.headers.get('content-type'), range: response.headers.get('content-range'), length: (await response.arrayBuffer()).byteLength };
+  }, `/calls/${callId}/recording`);
+  assert.equal({ status: ranged.status, type: ranged.type, length: ranged.length }, { status: 206, type: 'audio/wav', length: 100 });
+  assert.match(ranged.range ?? '', /^bytes 0-99\/\d+$/);
+  // The player itself, seeking into the file and playing on, after the hour.
+  const duration = await page.evaluate('document.querySelector("audio").duration') as number;
+  const target = Math.max(0, duration - 3);
+  await page.evaluate(`(() => { const a = document.querySelector("audio"); a.muted = true; a.currentTime = ${target}; return a.play(); })()`);
+  await waitFor('the recording playing after the hour', () => page.evaluate('document.querySelector("audio").currentTime') as Promise<number>, (time) => time > target + 0.2, 30_000);
+  await page.evaluate('document.querySelector("audio").pause()');
+  // A call that does not exist (or is another workspace's) has no recording: the API's 404, as a page.
+  const missing = await page.goto(`${server.baseUrl}/calls/cal_doesnotexist/recording`);
+  assert.is(missing?.status(), 404);
+  // The refusals this test asked for (the expired link's 403, the 404) are the browser's console errors too.
+  const asked = problems.splice(before);
+  problems.push(...asked.filter((problem) => !/status of (403|404)/.test(problem)));
 });
 
 dashboard('sign out ends the session', async () => {

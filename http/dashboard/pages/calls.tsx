@@ -1,7 +1,7 @@
 import { DISPOSITIONS } from '../../../domain/shared/disposition.ts';
 import { SUPPORTED_LANGUAGES } from '../../../domain/shared/language.ts';
 import { addDays, startOfLocalDate } from '../../../domain/shared/time-zone.ts';
-import { unwrap, type ApiResult } from '../api-client.ts';
+import { ApiCallError, unwrap, type ApiResult } from '../api-client.ts';
 import { inPlace, Badge, Empty, ErrorBox, Layout, Pager, Time, ZoneNote } from '../view.tsx';
 import type { DashboardApp, PageDeps } from './deps.ts';
 
@@ -76,10 +76,13 @@ export function CallTable({ calls, zone }: { calls: CallListItem[]; zone: string
   );
 }
 
-/** The recording's path and query only: the page and the audio share this origin (CSP media-src 'self'). */
-function sameOriginUrl(url: string): string {
-  const parsed = new URL(url, 'http://local');
-  return `${parsed.pathname}${parsed.search}`;
+/**
+ * Where the page's audio player fetches a call's recording: through the dashboard, which signs the API's link afresh
+ * for each request (the link itself works for an hour, and a player fetches more of the file as it plays and seeks).
+ * Same origin as the page (CSP media-src 'self').
+ */
+function recordingPath(callId: string): string {
+  return `/calls/${encodeURIComponent(callId)}/recording`;
 }
 
 export function callPages(app: DashboardApp, _deps: PageDeps) {
@@ -151,6 +154,12 @@ export function callPages(app: DashboardApp, _deps: PageDeps) {
     );
   });
 
+  app.get('/calls/:id/recording', async (c) => {
+    const recording = await c.get('api').recording(c.req.param('id'), c.req.header('range'));
+    if (!recording) throw new ApiCallError(404, { code: 'resource_not_found', message: 'This call has no recording.', details: {} });
+    return recording;
+  });
+
   app.get('/calls/:id', async (c) => {
     const viewer = c.get('viewer');
     const api = c.get('api');
@@ -178,8 +187,8 @@ export function callPages(app: DashboardApp, _deps: PageDeps) {
           <section class="card" aria-labelledby="rec-h">
             <h2 id="rec-h">Recording and transcript</h2>
             {call.recording_url ? (
-              <audio controls preload="metadata" src={sameOriginUrl(call.recording_url)} data-transcript="transcript" data-start-at={String(startAt)}>
-                Your browser cannot play the recording; <a href={sameOriginUrl(call.recording_url)}>download it</a>.
+              <audio controls preload="metadata" src={recordingPath(call.id)} data-transcript="transcript" data-start-at={String(startAt)}>
+                Your browser cannot play the recording; <a href={recordingPath(call.id)}>download it</a>.
               </audio>
             ) : (
               <p class="muted">No recording: {call.answered_at ? 'recording was off for this call.' : 'the call was not answered.'}</p>

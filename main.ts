@@ -19,11 +19,12 @@ const SHUTDOWN_GRACE_MS = 10_000;
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.LOG_LEVEL);
-  // Before any thread is started: the threads started later set their own values (background-priority.ts).
-  runThisThreadAt(config.EVENT_LOOP_THREAD_NICE);
+  // Before any thread is started: the threads started later set their own values (background-priority.ts); the
+  // read models' thread takes this one too (projection-worker.ts).
+  runThisThreadAt(config.FOREGROUND_THREAD_NICE);
   const eventLoopNice = thisThreadScheduling().nice;
-  if (eventLoopNice !== config.EVENT_LOOP_THREAD_NICE) {
-    logger.info({ requested: config.EVENT_LOOP_THREAD_NICE, running_at: eventLoopNice }, 'the event loop thread could not change its priority (a nice value below 0 needs root or CAP_SYS_NICE)');
+  if (eventLoopNice !== config.FOREGROUND_THREAD_NICE) {
+    logger.info({ requested: config.FOREGROUND_THREAD_NICE, running_at: eventLoopNice }, 'the event loop and read model threads could not change their priority (a nice value below 0 needs root or CAP_SYS_NICE)');
   }
   const lock = lockDataDir(config.dataDirectory);
   const storeLock = config.EVENTSTORE_URL ? null : lockEventStoreFile(config.eventsPath, config.CLUSTER ? 'shared' : 'exclusive');

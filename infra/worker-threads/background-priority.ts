@@ -4,7 +4,7 @@ import { getPriority, setPriority } from 'node:os';
 
 /**
  * A thread's own scheduling priority: lower for background threads (ANALYSIS_THREAD_NICE, REPORT_THREAD_NICE,
- * SEARCH_INDEX_THREAD_NICE), higher for the event loop's thread (EVENT_LOOP_THREAD_NICE, default -10) and the SIP
+ * SEARCH_INDEX_THREAD_NICE), higher for the event loop's and the read models' threads (FOREGROUND_THREAD_NICE, when an operator raises them) and the SIP
  * media thread (MEDIA_THREAD_NICE); negative values need root or CAP_SYS_NICE.
  *
  * A new thread starts at the nice value of the thread that created it, so every thread the server starts sets its

@@ -12,7 +12,8 @@ if (workerData.threadName) {
 
 // `workerData.nice`: a pool of background work (analysis, reports) may run below the thread that serves requests
 // (ANALYSIS_THREAD_NICE, REPORT_THREAD_NICE; infra/worker-threads/background-priority.ts). Applied when not given too
-// (0): a thread starts at its creator's value, and the event loop's thread runs raised (EVENT_LOOP_THREAD_NICE).
+// (0): a thread starts at its creator's value, and the event loop's thread may run raised
+// (FOREGROUND_THREAD_NICE).
 const { runThisThreadAt } = await tsImport(new URL('./background-priority.ts', import.meta.url).href, import.meta.url);
 runThisThreadAt(workerData.nice ?? 0);
 

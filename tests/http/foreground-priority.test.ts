@@ -4,22 +4,22 @@ import { loadConfig } from '../../infra/config.ts';
 import { threadsOfProcess } from '../support/proc-threads.ts';
 import { client, createWorkspace, startServer } from '../support/server.ts';
 
-// The event loop's thread serves every workspace's requests. It runs raised (EVENT_LOOP_THREAD_NICE, default -10) so
-// that, on a machine a neighbour's work saturates, it gets a core when a request arrives instead of waiting its turn
-// behind the analysis threads; the threads the server starts must not inherit that priority.
+// The event loop's thread serves every workspace's requests and the read models' thread is what read-your-writes waits
+// for. An operator may raise them (FOREGROUND_THREAD_NICE, default 0; the trade-off is in infra/config.ts); the other
+// threads the server starts must not inherit that priority.
 
 const privileged = process.platform === 'linux' && process.getuid?.() === 0;
 
-test('EVENT_LOOP_THREAD_NICE defaults to -10 and bounds to -20..19', () => {
-  assert.is(loadConfig({}).EVENT_LOOP_THREAD_NICE, -10);
-  assert.is(loadConfig({ EVENT_LOOP_THREAD_NICE: '0' }).EVENT_LOOP_THREAD_NICE, 0);
-  assert.throws(() => loadConfig({ EVENT_LOOP_THREAD_NICE: '-21' }));
-  assert.throws(() => loadConfig({ EVENT_LOOP_THREAD_NICE: '20' }));
+test('FOREGROUND_THREAD_NICE defaults to 0 and bounds to -20..19', () => {
+  assert.is(loadConfig({}).FOREGROUND_THREAD_NICE, 0);
+  assert.is(loadConfig({ FOREGROUND_THREAD_NICE: '-10' }).FOREGROUND_THREAD_NICE, -10);
+  assert.throws(() => loadConfig({ FOREGROUND_THREAD_NICE: '-21' }));
+  assert.throws(() => loadConfig({ FOREGROUND_THREAD_NICE: '20' }));
 });
 
-test('a real server: the event loop thread runs at the value given, and the threads it starts at their own', async () => {
+test('a real server: the event loop and read model threads run at the value given, the other threads it starts at their own', async () => {
   if (process.platform !== 'linux') return;
-  const server = await startServer({ env: { EVENT_LOOP_THREAD_NICE: '-7', ANALYSIS_THREAD_NICE: '0', SEARCH_INDEX_THREAD_NICE: '10', SPEECH_TOOL_NICE: '10' } });
+  const server = await startServer({ env: { FOREGROUND_THREAD_NICE: '-7', ANALYSIS_THREAD_NICE: '0', SEARCH_INDEX_THREAD_NICE: '10', SPEECH_TOOL_NICE: '10' } });
   try {
     const workspace = await createWorkspace(server, 'priority');
     const api = client(server, workspace.key);
@@ -36,8 +36,9 @@ test('a real server: the event loop thread runs at the value given, and the thre
     // Below 0 needs root or CAP_SYS_NICE; refused, the server starts anyway at 0 and says so in its log.
     assert.is(eventLoop.nice, privileged ? -7 : 0, JSON.stringify([...threads.values()]));
     const named = (name: string) => [...threads.values()].filter((thread) => thread.name === name).map(({ nice }) => nice);
-    assert.equal(named('read-models'), [0], 'the read lane does not inherit the raised priority');
+    assert.equal(named('read-models'), [privileged ? -7 : 0], 'the read lane runs with the event loop');
     assert.equal(named('search-index'), [10]);
+    assert.equal(named('speech-tools').filter((nice) => nice !== 10), [], 'the tool thread keeps its own value');
     const analysis = named('analysis');
     assert.ok(analysis.length > 0, `analysis threads: ${JSON.stringify([...threads.values()])}`);
     assert.ok(analysis.every((nice) => nice === 0), `analysis threads at ${analysis}`);

@@ -12,19 +12,22 @@ import { loadConfig } from './infra/config.ts';
 import { lockDataDir } from './infra/storage/data-dir-lock.ts';
 import { lockEventStoreFile } from './infra/storage/event-store-lock.ts';
 import { createLogger } from './infra/logger.ts';
-import { runThisThreadAt, thisThreadScheduling } from './infra/worker-threads/background-priority.ts';
+import { rememberStartingNice, runThisThreadAt, thisThreadScheduling } from './infra/worker-threads/background-priority.ts';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.LOG_LEVEL);
-  // Before any thread is started: the threads started later set their own values (background-priority.ts); the
-  // read models' thread takes this one too (projection-worker.ts).
-  runThisThreadAt(config.FOREGROUND_THREAD_NICE);
-  const eventLoopNice = thisThreadScheduling().nice;
-  if (eventLoopNice !== config.FOREGROUND_THREAD_NICE) {
-    logger.info({ requested: config.FOREGROUND_THREAD_NICE, running_at: eventLoopNice }, 'the event loop and read model threads could not change their priority (a nice value below 0 needs root or CAP_SYS_NICE)');
+  // Before any thread is started, which then set their own values (background-priority.ts); the read models' thread
+  // takes this one too (projection-worker.ts).
+  rememberStartingNice();
+  if (config.FOREGROUND_THREAD_NICE !== undefined) {
+    runThisThreadAt(config.FOREGROUND_THREAD_NICE);
+    const running = thisThreadScheduling().nice;
+    if (running !== config.FOREGROUND_THREAD_NICE) {
+      logger.info({ requested: config.FOREGROUND_THREAD_NICE, running_at: running }, 'the event loop and read model threads could not change their priority (a nice value below 0 needs root or CAP_SYS_NICE)');
+    }
   }
   const lock = lockDataDir(config.dataDirectory);
   const storeLock = config.EVENTSTORE_URL ? null : lockEventStoreFile(config.eventsPath, config.CLUSTER ? 'shared' : 'exclusive');

@@ -44,7 +44,8 @@ const port = parentPort;
 const { settings: config, lane, head } = workerData as { settings: Config; lane: ReadModelLane; head: BigInt64Array };
 nameThisThread(lane === 'search' ? 'search-index' : 'read-models');
 // The search lane is background work; the read lane is what every write's read-your-writes waits for.
-runThisThreadAt(lane === 'search' ? config.SEARCH_INDEX_THREAD_NICE : config.FOREGROUND_THREAD_NICE);
+if (lane === 'search') runThisThreadAt(config.SEARCH_INDEX_THREAD_NICE);
+else if (config.FOREGROUND_THREAD_NICE !== undefined) runThisThreadAt(config.FOREGROUND_THREAD_NICE);
 const logger = createLogger(config.LOG_LEVEL).child({ thread: lane === 'search' ? 'search-projection' : 'projections' });
 const store = openEventStore(config);
 const readDb = openReadModelDatabase(lane === 'search' ? config.searchModelPath : config.readModelPath);

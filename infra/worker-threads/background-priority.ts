@@ -4,12 +4,13 @@ import { getPriority, setPriority } from 'node:os';
 
 /**
  * A thread's own scheduling priority: lower for background threads (ANALYSIS_THREAD_NICE, REPORT_THREAD_NICE,
- * SEARCH_INDEX_THREAD_NICE), higher for the event loop's and the read models' threads (FOREGROUND_THREAD_NICE, when an operator raises them) and the SIP
- * media thread (MEDIA_THREAD_NICE); negative values need root or CAP_SYS_NICE.
+ * SEARCH_INDEX_THREAD_NICE), higher for the event loop's and the read models' threads when an operator raises them
+ * (FOREGROUND_THREAD_NICE) and for the SIP media thread (MEDIA_THREAD_NICE); negative values need root or
+ * CAP_SYS_NICE.
  *
- * A new thread starts at the nice value of the thread that created it, so every thread the server starts sets its
- * own (the worker bootstrap applies `workerData.nice`, 0 when not given): none runs at the event loop's raised
- * priority by inheritance.
+ * A new thread starts at the nice value of the thread that created it. So that none runs at a raised event loop's
+ * priority by inheritance, a thread given no value of its own returns to the value the process started at
+ * (`startingNice`: what `nice`, systemd's `Nice=` or the container gave it), which the worker bootstrap applies.
  *
  * On Linux `setpriority(PRIO_PROCESS, 0)` applies to the calling thread, so a pool's threads can run at nice 10
  * while the thread that serves requests stays at 0, and the kernel's fair scheduler then weighs them about a tenth of
@@ -24,6 +25,22 @@ import { getPriority, setPriority } from 'node:os';
  *
  * Budgets are wall-clock: a lowered thread on a saturated machine runs out of its budget sooner.
  */
+const STARTING_NICE_VARIABLE = 'SERVICE_STARTING_NICE';
+
+/**
+ * Remembers the nice value the process started at, before its event loop changes its own: called first thing by
+ * the server. Kept in the environment, which every worker thread receives a copy of when it is created.
+ */
+export function rememberStartingNice(): void {
+  if (process.platform === 'linux') process.env[STARTING_NICE_VARIABLE] ??= String(getPriority());
+}
+
+/** The nice value the process started at (see rememberStartingNice); where nothing was remembered, this thread's. */
+export function startingNice(): number {
+  const remembered = Number(process.env[STARTING_NICE_VARIABLE]);
+  return Number.isInteger(remembered) ? remembered : process.platform === 'linux' ? getPriority() : 0;
+}
+
 export function runThisThreadAt(nice: number): void {
   // Elsewhere the same call would lower the whole process, the event loop included.
   if (process.platform !== 'linux' || getPriority() === nice) return;

@@ -11,11 +11,11 @@ if (workerData.threadName) {
 }
 
 // `workerData.nice`: a pool of background work (analysis, reports) may run below the thread that serves requests
-// (ANALYSIS_THREAD_NICE, REPORT_THREAD_NICE; infra/worker-threads/background-priority.ts). Applied when not given too
-// (0): a thread starts at its creator's value, and the event loop's thread may run raised
+// (ANALYSIS_THREAD_NICE, REPORT_THREAD_NICE; infra/worker-threads/background-priority.ts). Without one, the value the
+// process started at: a thread starts at its creator's, and the event loop's may have been raised
 // (FOREGROUND_THREAD_NICE).
-const { runThisThreadAt } = await tsImport(new URL('./background-priority.ts', import.meta.url).href, import.meta.url);
-runThisThreadAt(workerData.nice ?? 0);
+const { runThisThreadAt, startingNice } = await tsImport(new URL('./background-priority.ts', import.meta.url).href, import.meta.url);
+runThisThreadAt(workerData.nice ?? startingNice());
 
 const loaded = await tsImport(workerData.module, import.meta.url);
 

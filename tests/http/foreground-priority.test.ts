@@ -5,13 +5,13 @@ import { threadsOfProcess } from '../support/proc-threads.ts';
 import { client, createWorkspace, startServer } from '../support/server.ts';
 
 // The event loop's thread serves every workspace's requests and the read models' thread is what read-your-writes waits
-// for. An operator may raise them (FOREGROUND_THREAD_NICE, default 0; the trade-off is in infra/config.ts); the other
-// threads the server starts must not inherit that priority.
+// for. An operator may raise them (FOREGROUND_THREAD_NICE, unset by default; the trade-off is in infra/config.ts);
+// the other threads the server starts must not inherit that priority.
 
 const privileged = process.platform === 'linux' && process.getuid?.() === 0;
 
-test('FOREGROUND_THREAD_NICE defaults to 0 and bounds to -20..19', () => {
-  assert.is(loadConfig({}).FOREGROUND_THREAD_NICE, 0);
+test('FOREGROUND_THREAD_NICE is unset by default and bounds to -20..19', () => {
+  assert.is(loadConfig({}).FOREGROUND_THREAD_NICE, undefined);
   assert.is(loadConfig({ FOREGROUND_THREAD_NICE: '-10' }).FOREGROUND_THREAD_NICE, -10);
   assert.throws(() => loadConfig({ FOREGROUND_THREAD_NICE: '-21' }));
   assert.throws(() => loadConfig({ FOREGROUND_THREAD_NICE: '20' }));

@@ -26,7 +26,7 @@ async function main(): Promise<void> {
     runThisThreadAt(config.FOREGROUND_THREAD_NICE);
     const running = thisThreadScheduling().nice;
     if (running !== config.FOREGROUND_THREAD_NICE) {
-      logger.info({ requested: config.FOREGROUND_THREAD_NICE, running_at: running }, 'the event loop and read model threads could not change their priority (a nice value below 0 needs root or CAP_SYS_NICE)');
+      logger.warn({ requested: config.FOREGROUND_THREAD_NICE, running_at: running }, 'the event loop and read model threads could not change their priority (a nice value below 0 needs root or CAP_SYS_NICE)');
     }
   }
   const lock = lockDataDir(config.dataDirectory);

@@ -91,13 +91,14 @@ const configSchema = z.object({
   PROJECTION_THREAD: booleanString.default(true),
   /**
    * The nice value of the threads every request waits on, -20 to 19 (Linux; below 0 needs root or CAP_SYS_NICE;
-   * refused, 0): the event loop's, which serves every workspace's requests, and the read models' (read-your-writes
-   * waits for it). Every other thread the server starts sets its own value and does not inherit this one. Unset by
-   * default (the threads keep the value the process started at), measured: at -10, under a neighbour's abuse (bench:isolation's rig, 40 s, four runs each, alternated) the event
-   * loop's waits for a core in its stalls over 25 ms fell from 1.3-4.2 s to 0.14-0.63 s and the stalls from 62-153
-   * to 41-74, but B's API p99 moved within the noise (97-222 ms at 0, 76-158 ms at -10); and with the neighbour's calls
-   * ending at once (tests/http/noisy-neighbour.test.ts) B's job p99 went past its 15 s bound (15.8 and 22.8 s): the
-   * raised event loop, busy with the neighbour's events, took the cores from everyone's analysis.
+   * refused, they keep the value the process started at): the event loop's, which serves every workspace's requests,
+   * and the read models' (read-your-writes waits for it). Every other thread the server starts returns to the
+   * process's starting value rather than inherit this one. Unset by default, measured: at -10, under a neighbour's
+   * abuse (bench:isolation's rig, 40 s, four runs each, alternated), the event loop's waits for a core in its stalls
+   * over 25 ms fell from 1.3-4.2 s to 0.14-0.63 s and the stalls from 62-153 to 41-74, but B's API p99 moved within
+   * the noise (97-222 ms at 0, 76-158 ms at -10); and with the neighbour's calls ending at once
+   * (tests/http/noisy-neighbour.test.ts) B's job p99 went past its 15 s bound (15.8 and 22.8 s): the raised event
+   * loop, busy with the neighbour's events, took the cores from everyone's analysis.
    */
   FOREGROUND_THREAD_NICE: z.coerce.number().int().min(-20).max(19).optional(),
   /**

@@ -2,6 +2,22 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, readlinkSync } from 'node:fs';
 import { getPriority, setPriority } from 'node:os';
 
+const STARTING_NICE_VARIABLE = 'SERVICE_STARTING_NICE';
+
+/**
+ * Remembers the nice value the process started at, before its event loop changes its own: called first thing by
+ * the server. Kept in the environment, which every worker thread receives a copy of when it is created.
+ */
+export function rememberStartingNice(): void {
+  if (process.platform === 'linux') process.env[STARTING_NICE_VARIABLE] ??= String(getPriority());
+}
+
+/** The nice value the process started at (see rememberStartingNice); where nothing was remembered, this thread's. */
+export function startingNice(): number {
+  const remembered = Number(process.env[STARTING_NICE_VARIABLE]);
+  return Number.isInteger(remembered) ? remembered : process.platform === 'linux' ? getPriority() : 0;
+}
+
 /**
  * A thread's own scheduling priority: lower for background threads (ANALYSIS_THREAD_NICE, REPORT_THREAD_NICE,
  * SEARCH_INDEX_THREAD_NICE), higher for the event loop's and the read models' threads when an operator raises them
@@ -25,22 +41,6 @@ import { getPriority, setPriority } from 'node:os';
  *
  * Budgets are wall-clock: a lowered thread on a saturated machine runs out of its budget sooner.
  */
-const STARTING_NICE_VARIABLE = 'SERVICE_STARTING_NICE';
-
-/**
- * Remembers the nice value the process started at, before its event loop changes its own: called first thing by
- * the server. Kept in the environment, which every worker thread receives a copy of when it is created.
- */
-export function rememberStartingNice(): void {
-  if (process.platform === 'linux') process.env[STARTING_NICE_VARIABLE] ??= String(getPriority());
-}
-
-/** The nice value the process started at (see rememberStartingNice); where nothing was remembered, this thread's. */
-export function startingNice(): number {
-  const remembered = Number(process.env[STARTING_NICE_VARIABLE]);
-  return Number.isInteger(remembered) ? remembered : process.platform === 'linux' ? getPriority() : 0;
-}
-
 export function runThisThreadAt(nice: number): void {
   // Elsewhere the same call would lower the whole process, the event loop included.
   if (process.platform !== 'linux' || getPriority() === nice) return;

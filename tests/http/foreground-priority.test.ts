@@ -33,7 +33,7 @@ test('a real server: the event loop and read model threads run at the value give
 
     const threads = threadsOfProcess(server.pid!);
     const eventLoop = threads.get(server.pid!)!;
-    // Below 0 needs root or CAP_SYS_NICE; refused, the server starts anyway at 0 and says so in its log.
+    // Below 0 needs root or CAP_SYS_NICE; refused, the server starts anyway at its starting value and says so in its log.
     assert.is(eventLoop.nice, privileged ? -7 : 0, JSON.stringify([...threads.values()]));
     const named = (name: string) => [...threads.values()].filter((thread) => thread.name === name).map(({ nice }) => nice);
     assert.equal(named('read-models'), [privileged ? -7 : 0], 'the read lane runs with the event loop');
@@ -42,7 +42,7 @@ test('a real server: the event loop and read model threads run at the value give
     const analysis = named('analysis');
     assert.ok(analysis.length > 0, `analysis threads: ${JSON.stringify([...threads.values()])}`);
     assert.ok(analysis.every((nice) => nice === 0), `analysis threads at ${analysis}`);
-    if (!privileged) assert.match(server.output(), 'could not change its priority');
+    if (!privileged) assert.match(server.output(), 'could not change their priority');
   } finally {
     await server.stop();
   }

@@ -4,6 +4,7 @@ import type { EventStore, RecordedEvent } from '../infra/eventstore/port.ts';
 import type { Logger } from '../infra/logger.ts';
 import { asBufferedApply, type BufferedApply, type Projection } from './projection.ts';
 import { AppliedPosition } from './read-model-progress.ts';
+import { preparedStatement } from './statement-cache.ts';
 
 const BATCH_SIZE = 1_000;
 /** How long one transaction of the runner may apply events before it lets the event loop serve others. */
@@ -37,9 +38,9 @@ export interface ProjectionStatus {
  * 503 rather than trust an `api_keys` table that has not yet replayed a revocation.
  */
 export function projectionsRebuilding(db: Database, names: readonly string[]): boolean {
-  const row = db
-    .prepare<string[], { rebuilding: number }>(`SELECT count(*) AS rebuilding FROM projection_checkpoints WHERE rebuilding = 1 AND name IN (${names.map(() => '?').join(',')})`)
-    .get(...names);
+  // Asked on every request (auth) whenever the read models have moved: prepared once per database and list of names.
+  const sql = `SELECT count(*) AS rebuilding FROM projection_checkpoints WHERE rebuilding = 1 AND name IN (${names.map(() => '?').join(',')})`;
+  const row = preparedStatement<string[], { rebuilding: number }>(db, sql).get(...names);
   return (row?.rebuilding ?? 0) > 0;
 }
 

@@ -1,6 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import type { WorkspaceEvent } from '../domain/workspace.ts';
 import { defineProjection } from './projection.ts';
+import { preparedStatement } from './statement-cache.ts';
 
 export interface WorkspaceRow {
   workspace_id: string;
@@ -60,7 +61,8 @@ export const workspacesProjection = defineProjection<WorkspaceEvent>({
 });
 
 export function findWorkspace(db: Database, workspaceId: string): WorkspaceRow | undefined {
-  return db.prepare<[string], WorkspaceRow>('SELECT * FROM workspaces WHERE workspace_id = ?').get(workspaceId);
+  // Prepared once per database: the rate limiter asks on every request whenever the read models have moved.
+  return preparedStatement<[string], WorkspaceRow>(db, 'SELECT * FROM workspaces WHERE workspace_id = ?').get(workspaceId);
 }
 
 export function listWorkspaces(db: Database): WorkspaceRow[] {

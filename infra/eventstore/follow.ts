@@ -46,7 +46,7 @@ export async function followAllBatches(
     }
     if (signal.aborted) return;
     if (scannedTo <= position) {
-      await store.waitForEvents(position, IDLE_WAIT_MS, signal);
+      await store.waitForEvents(position, IDLE_WAIT_MS, signal, types);
       continue;
     }
     await onBatch(events, scannedTo);

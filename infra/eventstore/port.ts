@@ -139,9 +139,11 @@ export interface EventStore {
   subscribeAll(options: { after: number }): Observable<RecordedEvent>;
   /**
    * Resolves once an event with position > `after` may exist, or when `timeoutMs` passed, or when `signal` aborts.
-   * Used by pull-based followers (projection and process runners) to sleep between batches.
+   * Used by pull-based followers (projection and process runners) to sleep between batches. With `types`, it may go on
+   * sleeping through events of other types (a follower of a few types: `followAllBatches`); a store that cannot tell
+   * types apart resolves as without them.
    */
-  waitForEvents(after: number, timeoutMs: number, signal?: AbortSignal): Promise<void>;
+  waitForEvents(after: number, timeoutMs: number, signal?: AbortSignal, types?: ReadonlySet<string>): Promise<void>;
   /** Position of the newest event (0 when empty). */
   headPosition(): Promise<number>;
   /** Streams whose name starts with `prefix` (all when omitted), with their last revision and event count. */

@@ -120,8 +120,19 @@ export function createSqliteEventStore(path: string, options: SqliteEventStoreOp
   const selectBody = db.prepare<[number], EventBody>('SELECT data, metadata FROM events WHERE position = ?');
   const selectHead = db.prepare<[], { position: number | null }>('SELECT max(position) AS position FROM events');
 
-  const appended = new Subject<number>();
+  /**
+   * Each move of the head this store sees, with the types appended when it appended them itself (a commit of its own
+   * group) and `null` when it cannot tell (another process appended: seen by polling the head).
+   */
+  const appended = new Subject<{ head: number; types: ReadonlySet<string> | null }>();
   let lastKnownHead = (selectHead.get()?.position ?? 0) as number;
+  /**
+   * What a waiter for a few types (waitForEvents with `types`) needs to know without reading the table: the position of
+   * this store's last append of each type, and the highest position whose type it does not know (written before it
+   * opened, or by another process). Bounded by the number of event types.
+   */
+  const lastAppendedOfType = new Map<string, number>();
+  let untypedUpTo = lastKnownHead;
   const pollMs = options.crossProcessPollMs ?? 100;
   const coalesceMs = options.wakeCoalesceMs ?? 1;
   let closed = false;
@@ -129,7 +140,7 @@ export function createSqliteEventStore(path: string, options: SqliteEventStoreOp
   let flushScheduled: NodeJS.Immediate | null = null;
 
   const appendTransaction = db.transaction(
-    (stream: string, events: EventToAppend[], expected: ExpectedRevision, fence: Fence | undefined): AppendResult => {
+    (stream: string, events: EventToAppend[], expected: ExpectedRevision, fence: Fence | undefined): AppendResult & { first: number } => {
       if (fence) {
         // Inside the write lock: no other process can move the fence stream between this check and the commit.
         const fenceRevision = selectStreamRevision.get(fence.stream)?.revision ?? null;
@@ -139,6 +150,7 @@ export function createSqliteEventStore(path: string, options: SqliteEventStoreOp
       checkExpectedRevision(stream, expected, current);
       let revision = current ?? -1;
       let position = 0;
+      let first = 0;
       for (const event of events) {
         revision += 1;
         const result = insertEvent.run(
@@ -150,14 +162,15 @@ export function createSqliteEventStore(path: string, options: SqliteEventStoreOp
           JSON.stringify(event.metadata),
         );
         position = Number(result.lastInsertRowid);
+        first ||= position;
       }
-      return { nextExpectedRevision: revision, position };
+      return { nextExpectedRevision: revision, position, first };
     },
   );
 
   // Called inside the group's BEGIN IMMEDIATE: better-sqlite3 runs a nested transaction function as a
   // SAVEPOINT, rolled back alone when it throws, so a refused append leaves neither rows nor a position gap.
-  function appendOne(item: PendingAppend): AppendResult {
+  function appendOne(item: PendingAppend): AppendResult & { first: number } {
     try {
       return appendTransaction(item.stream, item.events, item.expected, item.fence);
     } catch (error) {
@@ -179,7 +192,7 @@ export function createSqliteEventStore(path: string, options: SqliteEventStoreOp
       for (const item of group) item.reject(new Error('the event store is closed'));
       return;
     }
-    const outcomes: Array<{ ok: true; result: AppendResult } | { ok: false; error: unknown }> = [];
+    const outcomes: Array<{ ok: true; result: AppendResult & { first: number } } | { ok: false; error: unknown }> = [];
     try {
       db.exec('BEGIN IMMEDIATE');
     } catch (error) {
@@ -207,17 +220,28 @@ export function createSqliteEventStore(path: string, options: SqliteEventStoreOp
       return;
     }
     let head = 0;
+    let first = Number.MAX_SAFE_INTEGER;
+    const types = new Set<string>();
     group.forEach((item, index) => {
       const outcome = outcomes[index]!;
       if (outcome.ok) {
-        head = Math.max(head, outcome.result.position);
-        item.resolve(outcome.result);
+        const { first: firstOfItem, ...result } = outcome.result;
+        head = Math.max(head, result.position);
+        first = Math.min(first, firstOfItem);
+        item.events.forEach((event, offset) => {
+          types.add(event.type);
+          lastAppendedOfType.set(event.type, firstOfItem + offset);
+        });
+        item.resolve(result);
       } else {
         item.reject(outcome.error);
       }
     });
+    if (head === 0) return;
+    // The group's positions are consecutive (one write lock); a gap before them is another process's appends.
+    if (first > lastKnownHead + 1) untypedUpTo = Math.max(untypedUpTo, first - 1);
     if (head > lastKnownHead) lastKnownHead = head;
-    if (head > 0) appended.next(head);
+    appended.next({ head, types });
   }
 
   function readAllSync({ after, limit, types, upTo, detach }: ReadAllOptions): RecordedEvent[] {
@@ -237,8 +261,10 @@ export function createSqliteEventStore(path: string, options: SqliteEventStoreOp
   function headSync(): number {
     const head = (selectHead.get()?.position ?? 0) as number;
     if (head > lastKnownHead) {
+      // Not from a commit of this store's: another process appended, types unknown.
       lastKnownHead = head;
-      appended.next(head);
+      untypedUpTo = head;
+      appended.next({ head, types: null });
     }
     return head;
   }
@@ -266,17 +292,27 @@ export function createSqliteEventStore(path: string, options: SqliteEventStoreOp
       return followAll(store, after);
     },
 
-    waitForEvents(after, timeoutMs, signal) {
+    waitForEvents(after, timeoutMs, signal, types) {
+      // Whether an event after `after` may exist that this waiter wants: with `types`, one of those types or one whose
+      // type this store does not know; a follower of a few types then sleeps through the appends of all the others.
+      const mayHaveNews = (): boolean => {
+        if (headSync() <= after) return false;
+        if (types === undefined || untypedUpTo > after) return true;
+        for (const type of types) if ((lastAppendedOfType.get(type) ?? 0) > after) return true;
+        return false;
+      };
       return new Promise<void>((resolve) => {
-        if (closed || signal?.aborted || headSync() > after) return resolve();
+        if (closed || signal?.aborted || mayHaveNews()) return resolve();
         const cleanups: Array<() => void> = [];
         const finish = () => {
           for (const cleanup of cleanups) cleanup();
           resolve();
         };
         let coalescing: NodeJS.Timeout | null = null;
-        const subscription = appended.subscribe((position) => {
-          if (position <= after || coalescing) return;
+        const subscription = appended.subscribe((move) => {
+          if (move.head <= after || coalescing) return;
+          // Of other types only, and no position before it that this store cannot type (a gap another process filled).
+          if (types !== undefined && move.types !== null && untypedUpTo <= after && !intersects(move.types, types)) return;
           // Let the appends that follow this one (the other commands of the same burst) land before the read.
           if (closed || coalesceMs <= 0) return finish();
           coalescing = setTimeout(finish, coalesceMs);
@@ -287,7 +323,7 @@ export function createSqliteEventStore(path: string, options: SqliteEventStoreOp
         cleanups.push(() => subscription.unsubscribe());
         // Another process may have appended: look at the file now and then.
         const poll = setInterval(() => {
-          if (closed || headSync() > after) finish();
+          if (closed || mayHaveNews()) finish();
         }, pollMs);
         cleanups.push(() => clearInterval(poll));
         const timeout = setTimeout(finish, timeoutMs);
@@ -331,12 +367,18 @@ export function createSqliteEventStore(path: string, options: SqliteEventStoreOp
         flush();
       }
       closed = true;
-      appended.next(Number.MAX_SAFE_INTEGER);
+      appended.next({ head: Number.MAX_SAFE_INTEGER, types: null });
       appended.complete();
       db.close();
     },
   };
   return store;
+}
+
+function intersects(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
+  const [smaller, larger] = a.size <= b.size ? [a, b] : [b, a];
+  for (const value of smaller) if (larger.has(value)) return true;
+  return false;
 }
 
 function checkExpectedRevision(stream: string, expected: ExpectedRevision, current: number | null): void {

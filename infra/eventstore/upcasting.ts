@@ -12,7 +12,7 @@ export function withUpcasting(store: EventStore, upcast: (event: RecordedEvent) 
     readStream: async (stream, options) => upcastAll(await store.readStream(stream, options)),
     readAll: async (options) => upcastAll(await store.readAll(options)),
     subscribeAll: (options) => store.subscribeAll(options).pipe(map(upcast)),
-    waitForEvents: (after, timeoutMs, signal) => store.waitForEvents(after, timeoutMs, signal),
+    waitForEvents: (after, timeoutMs, signal, types) => store.waitForEvents(after, timeoutMs, signal, types),
     headPosition: () => store.headPosition(),
     listStreams: (options) => store.listStreams(options),
     ping: () => store.ping(),

@@ -187,4 +187,60 @@ test('a follower reads large events as fast as small ones until it uses their da
   }
 });
 
+/** Whether `wait` resolved within `ms` (it is left running otherwise; the caller's timeout ends it). */
+async function resolvesWithin(wait: Promise<void>, ms: number): Promise<boolean> {
+  return Promise.race([wait.then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), ms))]);
+}
+
+test('a waiter for a few types sleeps through appends of other types and wakes on one of its own', async () => {
+  const directory = mkdtempSync(join(tmpdir(), 'es-typed-wait-'));
+  const store = createSqliteEventStore(join(directory, 'events.db'), { crossProcessPollMs: 20 });
+  try {
+    await store.append('s', [event('Before')], { expectedRevision: 'any' });
+    const head = await store.headPosition();
+    const mine = new Set(['Wanted']);
+    const waiting = store.waitForEvents(head, 10_000, undefined, mine);
+    await store.append('s', [event('Other'), event('Another')], { expectedRevision: 'any' });
+    await store.append('t', [event('Other')], { expectedRevision: 'any' });
+    assert.not.ok(await resolvesWithin(waiting, 300), 'asleep through three events of other types (and fifteen polls of the head)');
+    await store.append('u', [event('Other'), event('Wanted')], { expectedRevision: 'any' });
+    assert.ok(await resolvesWithin(waiting, 2_000), 'woken by its type');
+    // An event of its type already appended after `after`: no wait at all; before `after`: it sleeps again.
+    assert.ok(await resolvesWithin(store.waitForEvents(head, 10_000, undefined, mine), 50));
+    assert.not.ok(await resolvesWithin(store.waitForEvents(await store.headPosition(), 200, undefined, mine), 100));
+    // Without types, any append wakes.
+    const any = store.waitForEvents(await store.headPosition(), 10_000);
+    await store.append('s', [event('Other')], { expectedRevision: 'any' });
+    assert.ok(await resolvesWithin(any, 2_000));
+  } finally {
+    await store.close();
+    rmSync(directory, { recursive: true, force: true });
+  }
+});
+
+test('a waiter for a few types wakes on what another process appended, whose types this store cannot know', async () => {
+  const directory = mkdtempSync(join(tmpdir(), 'es-typed-foreign-'));
+  const path = join(directory, 'events.db');
+  const polling = createSqliteEventStore(path, { crossProcessPollMs: 20 });
+  // Polls too rarely to notice: only the gap before its own next append can tell it.
+  const notPolling = createSqliteEventStore(path, { crossProcessPollMs: 600_000 });
+  const other = createSqliteEventStore(path);
+  try {
+    await polling.append('s', [event('Before')], { expectedRevision: 'any' });
+    const mine = new Set(['Wanted']);
+    const polled = polling.waitForEvents(await polling.headPosition(), 10_000, undefined, mine);
+    await other.append('o', [event('Foreign')], { expectedRevision: 'any' });
+    assert.ok(await resolvesWithin(polled, 2_000), 'woken by a foreign append seen by polling');
+
+    const gap = notPolling.waitForEvents(await notPolling.headPosition(), 10_000, undefined, mine);
+    await other.append('o', [event('Foreign')], { expectedRevision: 'any' });
+    assert.not.ok(await resolvesWithin(gap, 200), 'not seen yet');
+    await notPolling.append('s', [event('Other')], { expectedRevision: 'any' });
+    assert.ok(await resolvesWithin(gap, 2_000), 'woken by its own append of another type: the gap before it is a position it cannot type');
+  } finally {
+    await Promise.all([polling.close(), notPolling.close(), other.close()]);
+    rmSync(directory, { recursive: true, force: true });
+  }
+});
+
 test.run();

@@ -15,8 +15,11 @@
  *
  * BENCH_ROUNDS (default 1) repeats the round and ends with the median ratio: one p99 of ~760 requests is their 8th
  * slowest, and on a small shared machine it moves by tens of percent from run to run.
+ *
+ * BENCH_ABUSE (default all) runs only some of A's abuses, comma-separated (`transcripts`, `audio`, `campaigns`,
+ * `starts`, `webhooks`; see ABUSE_KINDS), to find which of them costs B most.
  */
-import { percentile, startNoisyNeighbourRig, type IsolationFigures } from '../tests/support/noisy-neighbour.ts';
+import { ABUSE_KINDS, percentile, startNoisyNeighbourRig, type AbuseKind, type IsolationFigures } from '../tests/support/noisy-neighbour.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 60);
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 20);
@@ -26,6 +29,16 @@ const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 1));
  * 1,000,000 every sandbox call ends at once, so A's campaigns dial (and render recordings) as fast as the CPU allows.
  */
 const SANDBOX_SPEED = process.env.BENCH_SANDBOX_SPEED ?? '1';
+const ABUSES = chosenAbuses(process.env.BENCH_ABUSE);
+
+function chosenAbuses(setting: string | undefined): AbuseKind[] {
+  if (setting === undefined || setting.trim() === '') return [...ABUSE_KINDS];
+  const names = setting.split(',').map((name) => name.trim());
+  const unknown = names.filter((name) => !(ABUSE_KINDS as readonly string[]).includes(name));
+  if (unknown.length > 0) throw new Error(`BENCH_ABUSE: unknown ${unknown.join(', ')}; expected a comma-separated list of ${ABUSE_KINDS.join(', ')}`);
+  if (names.includes('starts') && !names.includes('campaigns')) throw new Error('BENCH_ABUSE: `starts` starts the campaigns of `campaigns`; name both');
+  return names as AbuseKind[];
+}
 
 function describe(label: string, figures: IsolationFigures): string {
   const row = (name: string, values: number[]) =>
@@ -42,14 +55,14 @@ function slowestShare(figures: IsolationFigures): string {
 }
 
 console.log(
-  `isolation benchmark: per round a new server, ${WARMUP_SECONDS} s of B's mix not counted, ${SECONDS} s of B alone, then ${SECONDS} s of B with A's abuse (SANDBOX_SPEED ${SANDBOX_SPEED}), ${ROUNDS} round(s)`,
+  `isolation benchmark: per round a new server, ${WARMUP_SECONDS} s of B's mix not counted, ${SECONDS} s of B alone, then ${SECONDS} s of B with A's abuse (${ABUSES.length === ABUSE_KINDS.length ? 'all' : ABUSES.join(', ')}; SANDBOX_SPEED ${SANDBOX_SPEED}), ${ROUNDS} round(s)`,
 );
 const ratios: number[] = [];
 let serverErrors = 0;
 let peakRssBytes = 0;
 let alive = true;
 for (let round = 1; round <= ROUNDS; round++) {
-  const rig = await startNoisyNeighbourRig({ env: { SANDBOX_SPEED } });
+  const rig = await startNoisyNeighbourRig({ env: { SANDBOX_SPEED }, abuses: ABUSES });
   try {
     if (WARMUP_SECONDS > 0) await rig.measure(WARMUP_SECONDS, false);
     const alone = await rig.measure(SECONDS, false);

@@ -1,10 +1,12 @@
 /**
  * Workspace A's abuse for the noisy-neighbour rig (noisy-neighbour.ts), run in a worker thread of the test process
  * until `deadline`: transcripts built to be expensive to analyse, audio URLs that trickle, 20,000-contact campaigns
- * created and started as fast as the rate limit allows. Posts `{requests, serverErrors}` when done.
+ * created and started as fast as the rate limit allows (those of `abuses`). Posts `{requests, serverErrors}` when done.
  */
 import { parentPort, workerData } from 'node:worker_threads';
+import type { AbuseKind } from './noisy-neighbour.ts';
 import { client } from './server.ts';
+
 
 export interface AbuseSettings {
   baseUrl: string;
@@ -12,6 +14,7 @@ export interface AbuseSettings {
   scriptId: string;
   trickleUrl: string;
   deadline: number;
+  abuses: readonly AbuseKind[];
 }
 
 const HOSTILE_TRANSCRIPT = Array.from({ length: 4_000 }, (_, index) => ({
@@ -49,12 +52,13 @@ async function loop(everyMs: number, act: () => Promise<unknown>): Promise<void>
   }
 }
 
+const abuses = new Set(settings.abuses);
 await Promise.all([
-  loop(500, () => send('post', '/v1/transcription', { transcript: HOSTILE_TRANSCRIPT, language: 'en-IN', features: ['transcription', 'summary', 'sentiment', 'intent'] })),
-  loop(1_000, () => send('post', '/v1/transcription', { audio_url: `${settings.trickleUrl}/call-${offset++}.wav`, language: 'en-IN' })),
-  loop(3_000, async () => {
+  abuses.has('transcripts') && loop(500, () => send('post', '/v1/transcription', { transcript: HOSTILE_TRANSCRIPT, language: 'en-IN', features: ['transcription', 'summary', 'sentiment', 'intent'] })),
+  abuses.has('audio') && loop(1_000, () => send('post', '/v1/transcription', { audio_url: `${settings.trickleUrl}/call-${offset++}.wav`, language: 'en-IN' })),
+  abuses.has('campaigns') && loop(3_000, async () => {
     const campaign = await send('post', '/v1/campaigns', { name: 'A', script_id: settings.scriptId, language: 'en-IN', contacts: contacts(20_000, (offset++ % 1_000) * 20_000) });
-    if (campaign?.status === 201) await send('patch', `/v1/campaigns/${campaign.body.id}`, { action: 'start' });
+    if (campaign?.status === 201 && abuses.has('starts')) await send('patch', `/v1/campaigns/${campaign.body.id}`, { action: 'start' });
   }),
 ]);
 parentPort!.postMessage(figures);

@@ -20,6 +20,17 @@ import { loanRenewalScript } from './scripts.ts';
 import { client, createWorkspace, setRateLimit, startServer, type ApiClient, type TestServer } from './server.ts';
 import { makeCertificate, startReceiver, type Certificate, type Receiver } from './https-receiver.ts';
 
+/**
+ * A's abuses (all by default), chosen one by one to find which of them costs B most (`BENCH_ABUSE`):
+ * - `transcripts`: 4,000-sentence transcripts submitted back to back;
+ * - `audio`: audio URLs that trickle a byte at a time;
+ * - `campaigns`: 20,000-contact campaigns created every 3 s;
+ * - `starts`: and started (they dial);
+ * - `webhooks`: 20 webhooks on every event, to receivers that never answer (set up here).
+ */
+export const ABUSE_KINDS = ['transcripts', 'audio', 'campaigns', 'starts', 'webhooks'] as const;
+export type AbuseKind = (typeof ABUSE_KINDS)[number];
+
 export interface IsolationFigures {
   apiMs: number[];
   /** The same latencies by B's operation ('list campaigns', 'submit job', 'create campaign', 'start campaign'): which of them make the p99. */
@@ -67,7 +78,8 @@ async function startTrickleServer(everyMs: number): Promise<{ url: string; serve
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
 }
 
-export async function startNoisyNeighbourRig(options: { env?: Record<string, string> } = {}): Promise<NoisyNeighbourRig> {
+export async function startNoisyNeighbourRig(options: { env?: Record<string, string>; abuses?: readonly AbuseKind[] } = {}): Promise<NoisyNeighbourRig> {
+  const abuses = options.abuses ?? ABUSE_KINDS;
   const certificate: Certificate = makeCertificate();
   const healthy: Receiver = await startReceiver(certificate);
   const dead: Receiver = await startReceiver(certificate, null, () => ({ status: 200, delayMs: 3_600_000 }));
@@ -80,7 +92,7 @@ export async function startNoisyNeighbourRig(options: { env?: Record<string, str
   const apiB = client(server, b.key);
   const scriptA = (await apiA.post('/v1/scripts', loanRenewalScript())).body.id as string;
   const scriptB = (await apiB.post('/v1/scripts', loanRenewalScript())).body.id as string;
-  for (let index = 0; index < 20; index++) await apiA.post('/v1/webhooks', { url: `${dead.url}/a${index}`, events: ['*'] });
+  if (abuses.includes('webhooks')) for (let index = 0; index < 20; index++) await apiA.post('/v1/webhooks', { url: `${dead.url}/a${index}`, events: ['*'] });
   await apiB.post('/v1/webhooks', { url: `${healthy.url}/b`, events: ['transcription.completed', 'campaign.started', 'call.completed'] });
 
   // RSS from /proc, not /metrics: scraping every 500 ms would itself cost the server's event loop (prom-client's
@@ -156,7 +168,7 @@ export async function startNoisyNeighbourRig(options: { env?: Record<string, str
    */
   async function abuse(deadline: number): Promise<{ requests: number; serverErrors: number }> {
     const worker = new Worker(new URL('../../infra/worker-threads/typescript-worker.mjs', import.meta.url), {
-      workerData: { module: ABUSE_MODULE, settings: { baseUrl: server.baseUrl, key: a.key, scriptId: scriptA, trickleUrl: trickle.url, deadline } satisfies AbuseSettings },
+      workerData: { module: ABUSE_MODULE, settings: { baseUrl: server.baseUrl, key: a.key, scriptId: scriptA, trickleUrl: trickle.url, deadline, abuses } satisfies AbuseSettings },
       execArgv: [],
     });
     try {

@@ -46,7 +46,10 @@ crash('a campaign created, then the server killed before answering: the retry an
   assert.is((await api.post('/v1/campaigns', body(), withKey('campaign-once'))).headers.get('idempotent-replayed'), 'true');
 
   assert.is((await api.patch(`/v1/campaigns/${retry.body.id}`, { action: 'start' })).status, 200);
-  await eventually(async () => (await api.get(`/v1/campaigns/${retry.body.id}`)).body.status === 'completed', 30_000, 'the campaign');
+  // Each sandbox call synthesises its prompts with the real Festival (7-11 s for these three on a quiet machine, the
+  // speech thread at nice 10 on a loaded CI): a generous bound, asked twice a second, well inside the rate limit (at
+  // every 20 ms the polling reached 1,000 requests a minute and the next test met the 429s).
+  await eventually(async () => (await api.get(`/v1/campaigns/${retry.body.id}`)).body.status === 'completed', 90_000, 'the campaign', 500);
   const calls = (await api.get(`/v1/calls?campaign_id=${retry.body.id}&limit=100`)).body.data as Array<{ contact: { phone: string } }>;
   assert.equal(calls.map((call) => call.contact.phone).sort(), [...phones].sort(), 'each contact dialed exactly once');
 });

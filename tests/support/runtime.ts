@@ -23,11 +23,12 @@ export function testRuntime(options: {
   return { runtime, dataDir, remove: () => rmSync(dataDir, { recursive: true, force: true }) };
 }
 
-export async function eventually(check: () => boolean | Promise<boolean>, timeoutMs = 5_000, what = 'condition'): Promise<void> {
+/** `everyMs` between checks (default 20): a check that calls the API for long should ask less often than its rate limit. */
+export async function eventually(check: () => boolean | Promise<boolean>, timeoutMs = 5_000, what = 'condition', everyMs = 20): Promise<void> {
   const started = Date.now();
   while (Date.now() - started < timeoutMs) {
     if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
   }
   throw new Error(`timed out waiting for ${what}`);
 }

@@ -140,7 +140,7 @@ export function createSqliteEventStore(path: string, options: SqliteEventStoreOp
   let flushScheduled: NodeJS.Immediate | null = null;
 
   const appendTransaction = db.transaction(
-    (stream: string, events: EventToAppend[], expected: ExpectedRevision, fence: Fence | undefined): AppendResult & { first: number } => {
+    (stream: string, events: EventToAppend[], expected: ExpectedRevision, fence: Fence | undefined): AppendResult => {
       if (fence) {
         // Inside the write lock: no other process can move the fence stream between this check and the commit.
         const fenceRevision = selectStreamRevision.get(fence.stream)?.revision ?? null;
@@ -150,7 +150,6 @@ export function createSqliteEventStore(path: string, options: SqliteEventStoreOp
       checkExpectedRevision(stream, expected, current);
       let revision = current ?? -1;
       let position = 0;
-      let first = 0;
       for (const event of events) {
         revision += 1;
         const result = insertEvent.run(
@@ -162,15 +161,14 @@ export function createSqliteEventStore(path: string, options: SqliteEventStoreOp
           JSON.stringify(event.metadata),
         );
         position = Number(result.lastInsertRowid);
-        first ||= position;
       }
-      return { nextExpectedRevision: revision, position, first };
+      return { nextExpectedRevision: revision, position };
     },
   );
 
   // Called inside the group's BEGIN IMMEDIATE: better-sqlite3 runs a nested transaction function as a
   // SAVEPOINT, rolled back alone when it throws, so a refused append leaves neither rows nor a position gap.
-  function appendOne(item: PendingAppend): AppendResult & { first: number } {
+  function appendOne(item: PendingAppend): AppendResult {
     try {
       return appendTransaction(item.stream, item.events, item.expected, item.fence);
     } catch (error) {
@@ -192,7 +190,7 @@ export function createSqliteEventStore(path: string, options: SqliteEventStoreOp
       for (const item of group) item.reject(new Error('the event store is closed'));
       return;
     }
-    const outcomes: Array<{ ok: true; result: AppendResult & { first: number } } | { ok: false; error: unknown }> = [];
+    const outcomes: Array<{ ok: true; result: AppendResult } | { ok: false; error: unknown }> = [];
     try {
       db.exec('BEGIN IMMEDIATE');
     } catch (error) {
@@ -225,14 +223,16 @@ export function createSqliteEventStore(path: string, options: SqliteEventStoreOp
     group.forEach((item, index) => {
       const outcome = outcomes[index]!;
       if (outcome.ok) {
-        const { first: firstOfItem, ...result } = outcome.result;
-        head = Math.max(head, result.position);
+        const { position } = outcome.result;
+        // An append's positions are consecutive (written under one write lock): its first is derived from its last.
+        const firstOfItem = position - item.events.length + 1;
+        head = Math.max(head, position);
         first = Math.min(first, firstOfItem);
         item.events.forEach((event, offset) => {
           types.add(event.type);
           lastAppendedOfType.set(event.type, firstOfItem + offset);
         });
-        item.resolve(result);
+        item.resolve(outcome.result);
       } else {
         item.reject(outcome.error);
       }

@@ -7,7 +7,6 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { AbuseKind } from './noisy-neighbour.ts';
 import { client } from './server.ts';
 
-
 export interface AbuseSettings {
   baseUrl: string;
   key: string;

@@ -8,7 +8,7 @@ export const LISTED_CALLS = 100;
 /** Re-audits and what they found so far, for GET /v1/compliance/audits/{id} and the runner's recovery. */
 export const complianceAuditsProjection = defineProjection<ComplianceAuditEvent>({
   name: 'compliance-audits',
-  version: 1,
+  version: 2,
   tables: ['compliance_audits'],
   eventTypes: ['ComplianceAuditRequested', 'ComplianceAuditProgressed', 'ComplianceAuditCompleted'],
   migrate(db) {
@@ -28,6 +28,8 @@ export const complianceAuditsProjection = defineProjection<ComplianceAuditEvent>
       newly_passing INTEGER NOT NULL DEFAULT 0,
       changed INTEGER NOT NULL DEFAULT 0,
       by_check TEXT NOT NULL DEFAULT '[]',
+      classifiers TEXT NOT NULL DEFAULT '[]',
+      judged_by_other_model INTEGER NOT NULL DEFAULT 0,
       requested_at TEXT NOT NULL,
       completed_at TEXT
     );
@@ -39,10 +41,10 @@ export const complianceAuditsProjection = defineProjection<ComplianceAuditEvent>
       `INSERT OR REPLACE INTO compliance_audits (audit_id, workspace_id, status, basis, packs, range_from, range_to, campaign_id, total, requested_at)
        VALUES (?, ?, 'running', ?, ?, ?, ?, ?, ?, ?)`,
     );
-    const current = db.prepare<[string], { newly_failing_ids: string; by_check: string }>('SELECT newly_failing_ids, by_check FROM compliance_audits WHERE audit_id = ?');
+    const current = db.prepare<[string], { newly_failing_ids: string; by_check: string; classifiers: string }>('SELECT newly_failing_ids, by_check, classifiers FROM compliance_audits WHERE audit_id = ?');
     const progress = db.prepare(
       `UPDATE compliance_audits SET processed = processed + ?, newly_failing = newly_failing + ?, newly_failing_ids = ?, newly_passing = newly_passing + ?,
-         changed = changed + ?, by_check = ? WHERE audit_id = ?`,
+         changed = changed + ?, by_check = ?, classifiers = ?, judged_by_other_model = judged_by_other_model + ? WHERE audit_id = ?`,
     );
     const complete = db.prepare(`UPDATE compliance_audits SET status = 'completed', completed_at = ? WHERE audit_id = ?`);
     return (event) => {
@@ -58,7 +60,20 @@ export const complianceAuditsProjection = defineProjection<ComplianceAuditEvent>
           if (!row) return;
           const ids = [...(JSON.parse(row.newly_failing_ids) as string[]), ...event.data.newly_failing].slice(0, LISTED_CALLS);
           const byCheck = mergeByCheck(JSON.parse(row.by_check) as AuditBatch['by_check'], event.data.by_check);
-          progress.run(event.data.processed, event.data.newly_failing.length, JSON.stringify(ids), event.data.newly_passing.length, event.data.changed, JSON.stringify(byCheck), auditId);
+          const classifiers = JSON.parse(row.classifiers) as string[];
+          const classifier = event.data.classifier;
+          if (typeof classifier === 'string' && !classifiers.includes(classifier)) classifiers.push(classifier);
+          progress.run(
+            event.data.processed,
+            event.data.newly_failing.length,
+            JSON.stringify(ids),
+            event.data.newly_passing.length,
+            event.data.changed,
+            JSON.stringify(byCheck),
+            JSON.stringify(classifiers),
+            event.data.judged_by_other_model ?? 0,
+            auditId,
+          );
           return;
         }
         case 'ComplianceAuditCompleted':
@@ -96,12 +111,16 @@ export interface ComplianceAuditRow {
   newly_passing: number;
   changed: number;
   by_check: AuditBatch['by_check'];
+  /** The trained models the audit judged with so far (empty: the rules alone). */
+  classifiers: string[];
+  judged_by_other_model: number;
   requested_at: string;
   completed_at: string | null;
 }
 
-interface RawRow extends Omit<ComplianceAuditRow, 'packs' | 'from' | 'to' | 'newly_failing_ids' | 'by_check'> {
+interface RawRow extends Omit<ComplianceAuditRow, 'packs' | 'from' | 'to' | 'newly_failing_ids' | 'by_check' | 'classifiers'> {
   packs: string;
+  classifiers: string;
   range_from: string;
   range_to: string;
   newly_failing_ids: string;
@@ -130,8 +149,8 @@ function statements(db: Database) {
 }
 
 function rowOf(raw: RawRow): ComplianceAuditRow {
-  const { packs, range_from, range_to, newly_failing_ids, by_check, ...rest } = raw;
-  return { ...rest, packs: JSON.parse(packs), from: range_from, to: range_to, newly_failing_ids: JSON.parse(newly_failing_ids), by_check: JSON.parse(by_check) };
+  const { packs, range_from, range_to, newly_failing_ids, by_check, classifiers, ...rest } = raw;
+  return { ...rest, packs: JSON.parse(packs), from: range_from, to: range_to, newly_failing_ids: JSON.parse(newly_failing_ids), by_check: JSON.parse(by_check), classifiers: JSON.parse(classifiers) };
 }
 
 export function findComplianceAudit(db: Database, workspaceId: string, auditId: string): ComplianceAuditRow | undefined {
@@ -153,13 +172,13 @@ export function runningComplianceAudits(db: Database): ComplianceAuditRow[] {
 export function auditSubjects(
   db: Database,
   query: { workspaceId: string; from: string; to: string; campaignId: string | null; after: { occurred_at: string; subject_id: string } | null; limit: number },
-): Array<{ subject_id: string; occurred_at: string; job_id: string; call_id: string | null; violations: string }> {
+): Array<{ subject_id: string; occurred_at: string; job_id: string; call_id: string | null; violations: string; classifier: string | null }> {
   const { subjects } = statements(db);
   const key = `${query.campaignId !== null},${query.after !== null}`;
   let statement = subjects.get(key);
   if (!statement) {
     statement = db.prepare(
-      `SELECT subject_id, occurred_at, job_id, call_id, violations FROM compliance_results
+      `SELECT subject_id, occurred_at, job_id, call_id, violations, classifier FROM compliance_results
        WHERE workspace_id = @workspace_id AND occurred_at >= @from AND occurred_at <= @to
        ${query.campaignId !== null ? 'AND campaign_id = @campaign_id' : ''}
        ${query.after !== null ? 'AND (occurred_at, subject_id) > (@after_time, @after_id)' : ''}

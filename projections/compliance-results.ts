@@ -12,7 +12,7 @@ import { defineProjection } from './projection.ts';
  */
 export const complianceResultsProjection = defineProjection<ComplianceResultEvent | Extract<CampaignEvent, { type: 'ContactAttemptBlocked' }>>({
   name: 'compliance-results',
-  version: 2,
+  version: 3,
   tables: ['compliance_results', 'compliance_checks', 'compliance_blocked_attempts', 'compliance_failures'],
   eventTypes: ['ComplianceEvaluated', 'ComplianceEvaluationFailed', 'ContactAttemptBlocked'],
   migrate(db) {
@@ -29,6 +29,7 @@ export const complianceResultsProjection = defineProjection<ComplianceResultEven
       passed_checks TEXT NOT NULL,
       violations TEXT NOT NULL,
       packs TEXT NOT NULL,
+      classifier TEXT,
       evaluated_at TEXT NOT NULL
     );
     CREATE INDEX IF NOT EXISTS compliance_results_by_time ON compliance_results (workspace_id, occurred_at);
@@ -80,7 +81,7 @@ export const complianceResultsProjection = defineProjection<ComplianceResultEven
   prepare(db) {
     const upsertResult = db.prepare(
       `INSERT OR REPLACE INTO compliance_results (subject_id, workspace_id, call_id, job_id, campaign_id, language, occurred_at, score, passed,
-         passed_checks, violations, packs, evaluated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         passed_checks, violations, packs, classifier, evaluated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     const clearChecks = db.prepare('DELETE FROM compliance_checks WHERE subject_id = ?');
     const insertCheck = db.prepare(
@@ -120,6 +121,7 @@ export const complianceResultsProjection = defineProjection<ComplianceResultEven
         JSON.stringify(data.passed_checks),
         JSON.stringify(data.violations),
         JSON.stringify(data.packs.map(({ id, version }) => ({ id, version }))),
+        data.classifier ?? null,
         data.evaluated_at,
       );
       clearChecks.run(data.subject_id);
@@ -139,11 +141,13 @@ export interface ComplianceResultRow {
   passed_checks: string[];
   violations: ComplianceViolation[];
   rule_packs: Array<Pick<EnabledPack, 'id' | 'version'>>;
+  /** ComplianceEvaluatedData.classifier; null also for a result recorded before the model was kept. */
+  classifier: string | null;
   evaluated_at: string;
 }
 
 interface Prepared {
-  one: Statement<[string, string], { subject_id: string; call_id: string | null; job_id: string; score: number; passed_checks: string; violations: string; packs: string; evaluated_at: string }>;
+  one: Statement<[string, string], { subject_id: string; call_id: string | null; job_id: string; score: number; passed_checks: string; violations: string; packs: string; classifier: string | null; evaluated_at: string }>;
   aggregates: Map<string, { totals: Statement; bySeverity: Statement; byCheck: Statement; blocked: Statement }>;
 }
 
@@ -153,7 +157,7 @@ function statements(db: Database): Prepared {
   let found = prepared.get(db);
   if (!found) {
     found = {
-      one: db.prepare('SELECT subject_id, call_id, job_id, score, passed_checks, violations, packs, evaluated_at FROM compliance_results WHERE workspace_id = ? AND subject_id = ?'),
+      one: db.prepare('SELECT subject_id, call_id, job_id, score, passed_checks, violations, packs, classifier, evaluated_at FROM compliance_results WHERE workspace_id = ? AND subject_id = ?'),
       aggregates: new Map(),
     };
     prepared.set(db, found);
@@ -173,6 +177,7 @@ export function findComplianceResult(db: Database, workspaceId: string, subjectI
     passed_checks: JSON.parse(row.passed_checks) as string[],
     violations: JSON.parse(row.violations) as ComplianceViolation[],
     rule_packs: JSON.parse(row.packs) as Array<Pick<EnabledPack, 'id' | 'version'>>,
+    classifier: row.classifier,
     evaluated_at: row.evaluated_at,
   };
 }

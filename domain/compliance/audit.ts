@@ -28,6 +28,16 @@ export interface AuditBatch {
   changed: number;
   /** Violations that would be added or removed, per check. */
   by_check: Array<{ check: string; severity: ComplianceSeverity; added: number; removed: number }>;
+  /**
+   * The trained model this batch judged with on top of the rules (null: the rules alone). Absent from batches
+   * recorded before it was kept (2026-11-28).
+   */
+  classifier?: string | null;
+  /**
+   * Calls of the batch whose current result another model judged (or the rules alone, or a model not recorded):
+   * part of what changed for them may come from the model, not the rules.
+   */
+  judged_by_other_model?: number;
 }
 
 export type ComplianceAuditRequested = DomainEvent<
@@ -100,11 +110,19 @@ export const complianceAuditIdOf = auditStreams.idOf;
 
 type ViolationLike = { check: string; severity: ComplianceSeverity };
 
-/** What re-evaluating calls changes, batch by batch: current violations against the audit's. Pure. */
-export function auditBatch(calls: ReadonlyArray<{ subject_id: string; current: readonly ViolationLike[]; proposed: readonly ViolationLike[] }>): AuditBatch {
+/**
+ * What re-evaluating calls changes, batch by batch: current violations against the audit's. Pure. `classifier`: the
+ * model the audit judges with; each call's `current_classifier` the one its current result was judged by (null: the
+ * rules alone, or not recorded).
+ */
+export function auditBatch(
+  calls: ReadonlyArray<{ subject_id: string; current: readonly ViolationLike[]; proposed: readonly ViolationLike[]; current_classifier: string | null }>,
+  classifier: string | null,
+): AuditBatch {
   const byCheck = new Map<string, { check: string; severity: ComplianceSeverity; added: number; removed: number }>();
-  const batch: AuditBatch = { processed: calls.length, newly_failing: [], newly_passing: [], changed: 0, by_check: [] };
+  const batch: AuditBatch = { processed: calls.length, newly_failing: [], newly_passing: [], changed: 0, by_check: [], classifier, judged_by_other_model: 0 };
   for (const call of calls) {
+    if (call.current_classifier !== classifier) batch.judged_by_other_model! += 1;
     const counts = new Map<string, { severity: ComplianceSeverity; delta: number }>();
     for (const violation of call.current) {
       const entry = counts.get(violation.check) ?? { severity: violation.severity, delta: 0 };

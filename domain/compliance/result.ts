@@ -26,6 +26,11 @@ export interface ComplianceEvaluatedData extends ComplianceOutcome {
   packs: EnabledPack[];
   /** The customer asked not to be called again (in-dpdp enabled), with the segment that says so. */
   opt_out: Evidence | null;
+  /**
+   * The trained model that judged on top of the rules (`compliance-classifier/1@<12 hex digits of its SHA-256>`);
+   * null: the rules alone. Absent from results recorded before it was kept (2026-11-28): the model was not recorded.
+   */
+  classifier?: string | null;
   evaluated_at: string;
 }
 

@@ -114,6 +114,7 @@ function resultDocument(result: ComplianceResultRow): z.infer<typeof ComplianceR
     passed_checks: result.passed_checks,
     violations: result.violations.map(({ check, description, severity, rule_pack, evidence }) => ({ check, description, severity, rule_pack, evidence })),
     rule_packs: result.rule_packs,
+    classifier: result.classifier,
     evaluated_at: result.evaluated_at,
   };
 }
@@ -172,6 +173,8 @@ export function auditDocument(row: ComplianceAuditRow): z.infer<typeof Complianc
     calls_newly_passing: row.newly_passing,
     calls_changed: row.changed,
     violations_by_check: row.by_check,
+    classifiers: row.classifiers,
+    calls_judged_by_other_model: row.judged_by_other_model,
     requested_at: row.requested_at,
     completed_at: row.completed_at,
   };

@@ -80,6 +80,11 @@ export const ComplianceResultSchema = z
     passed_checks: z.array(z.string()),
     violations: z.array(ViolationSchema).openapi({ description: 'One per finding: a check failed twice in a call is listed twice.' }),
     rule_packs: z.array(RulePackRefSchema).openapi({ description: 'The packs (and versions) the call was evaluated under.' }),
+    classifier: z.string().nullable().openapi({
+      description:
+        'The trained model that judged the call on top of the rules (`COMPLIANCE_CLASSIFIER=on`): `compliance-classifier/1@` and the first 12 hex digits of the model file\'s SHA-256, so a retrained model is another id. Null: the rules alone, or a result recorded before the model was kept (2026-11-28).',
+      example: 'compliance-classifier/1@3f9a0c21b7e4',
+    }),
     evaluated_at: Timestamp,
   })
   .openapi('ComplianceResult');
@@ -167,6 +172,13 @@ export const ComplianceAuditSchema = z
     violations_by_check: z
       .array(z.object({ check: z.string(), severity: Severity, added: z.int(), removed: z.int() }))
       .openapi({ description: 'Violations that would be added and removed, per check.' }),
+    classifiers: z.array(z.string()).openapi({
+      description: 'The trained models the audit judged with on top of the rules (`compliance-classifier/1@` and the first 12 hex digits of the model file\'s SHA-256); empty: the rules alone.',
+      example: ['compliance-classifier/1@3f9a0c21b7e4'],
+    }),
+    calls_judged_by_other_model: z.int().openapi({
+      description: 'Calls whose current result another model judged (or the rules alone, or a model not recorded: results before 2026-11-28): part of what would change for them may come from the model rather than the rules.',
+    }),
     requested_at: Timestamp,
     completed_at: Timestamp.nullable(),
   })

@@ -20,6 +20,8 @@ export interface ComplianceEvaluationTask {
 export interface ComplianceEvaluationResult {
   verdicts: RuleVerdict[];
   optOut: Evidence | null;
+  /** The trained model that judged on top of the rules (ComplianceClassifier.id); null: the rules alone. */
+  classifier: string | null;
 }
 
 export interface ComplianceEvaluator {
@@ -39,10 +41,10 @@ export function evaluateComplianceTask(task: ComplianceEvaluationTask, classifie
     passed: verdict.passed,
     findings: verdict.findings,
   }));
-  if (classifier === null) return { verdicts: rules, optOut: task.detectOptOut ? detectOptOut(task.input.segments, task.input.language) : null };
+  if (classifier === null) return { verdicts: rules, optOut: task.detectOptOut ? detectOptOut(task.input.segments, task.input.language) : null, classifier: null };
   const verdicts = withClassifier(rules, task.input, classifier);
   const optOut = task.detectOptOut ? optOutWithClassifier(detectOptOut(task.input.segments, task.input.language), task.input, classifier) : null;
-  return { verdicts, optOut };
+  return { verdicts, optOut, classifier: classifier.id };
 }
 
 /** The evaluation in the calling thread (tests, the CLI); `classifier` as for evaluateComplianceTask. */

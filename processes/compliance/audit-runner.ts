@@ -81,18 +81,23 @@ export class ComplianceAuditRunner implements ProcessManager<ComplianceAuditRequ
         await this.ports.commands.handle(complianceAuditDecider, stream, { type: 'CompleteComplianceAudit', data: { after: state.cursor, at } }, context(), { tolerate: ['invalid_state'] });
         return;
       }
-      const calls = [];
-      for (const row of page) {
-        const proposed = await this.reevaluate(row.job_id, row.call_id, workspaceId, request);
-        // A call whose events are gone (never, in an append-only store) keeps its result: no change to report.
-        calls.push({ subject_id: row.subject_id, current: JSON.parse(row.violations) as ComplianceViolation[], proposed: proposed ?? (JSON.parse(row.violations) as ComplianceViolation[]) });
-      }
+      const reevaluated = [];
+      for (const row of page) reevaluated.push({ row, proposed: await this.reevaluate(row.job_id, row.call_id, workspaceId, request) });
+      // The model the evaluator judged with (all of a batch's calls are judged by the same threads' model).
+      const classifier = reevaluated.find(({ proposed }) => proposed !== null)?.proposed?.classifier ?? null;
+      const calls = reevaluated.map(({ row, proposed }) => {
+        const current = JSON.parse(row.violations) as ComplianceViolation[];
+        // A call whose events are gone (never, in an append-only store), or that could not be re-evaluated, keeps its
+        // result: no change to report, and none from a model.
+        if (proposed === null) return { subject_id: row.subject_id, current, proposed: current, current_classifier: classifier };
+        return { subject_id: row.subject_id, current, proposed: proposed.violations, current_classifier: row.classifier };
+      });
       const last = page[page.length - 1]!;
       const cursor: AuditCursor = { occurred_at: last.occurred_at, subject_id: last.subject_id };
       const result = await this.ports.commands.handle(
         complianceAuditDecider,
         stream,
-        { type: 'RecordComplianceAuditProgress', data: { after: state.cursor, cursor, batch: auditBatch(calls), at } },
+        { type: 'RecordComplianceAuditProgress', data: { after: state.cursor, cursor, batch: auditBatch(calls, classifier), at } },
         context(),
         // Another runner (the CLI and the server on one audit) recorded this batch first: reload and go on.
         { tolerate: ['invalid_state'] },
@@ -101,7 +106,7 @@ export class ComplianceAuditRunner implements ProcessManager<ComplianceAuditRequ
     }
   }
 
-  private async reevaluate(jobId: string, callId: string | null, workspaceId: string, request: ComplianceAuditRequested['data']): Promise<ComplianceViolation[] | null> {
+  private async reevaluate(jobId: string, callId: string | null, workspaceId: string, request: ComplianceAuditRequested['data']): Promise<{ violations: ComplianceViolation[]; classifier: string | null } | null> {
     const { state: job } = await this.ports.commands.load(transcriptionJobDecider, transcriptionJobStream(jobId));
     if (job.job === null) return null;
     const events = await this.ports.store.readStream(transcriptionJobStream(jobId));
@@ -114,7 +119,8 @@ export class ComplianceAuditRunner implements ProcessManager<ComplianceAuditRequ
     }
     const subject = postCallSubject(completed.data, job.job, workspaceId, call);
     try {
-      return (await evaluateSubject(this.ports.complianceEvaluator, subject, request.packs, this.ports.clock.now())).violations;
+      const { violations, classifier } = await evaluateSubject(this.ports.complianceEvaluator, subject, request.packs, this.ports.clock.now());
+      return { violations, classifier: classifier ?? null };
     } catch (error) {
       // The same transcript would fail again on every resume: counted as unchanged, so the audit can finish.
       if (!(error instanceof AnalysisBudgetExceededError || error instanceof AnalysisFailedError)) throw error;

@@ -91,7 +91,7 @@ async function subjectOf(commands: Commands, event: Recorded<JobCompletedEvent>,
 /** The rules of the packs that apply to the call's purpose, on the evaluator, and the result as recorded. */
 export async function evaluateSubject(evaluator: ComplianceEvaluator, subject: PostCallSubject, enabled: readonly EnabledPack[], now: Date): Promise<ComplianceEvaluatedData> {
   const packs = packsFor(enabled, subject.input.purpose);
-  const { verdicts, optOut } = await evaluator.evaluateCompliance({
+  const { verdicts, optOut, classifier } = await evaluator.evaluateCompliance({
     input: subject.input,
     packs: packs.map(({ id, parameters }) => ({ id, parameters })),
     detectOptOut: packs.some((pack) => pack.id === 'in-dpdp'),
@@ -108,6 +108,7 @@ export async function evaluateSubject(evaluator: ComplianceEvaluator, subject: P
     packs,
     ...complianceOutcome(verdicts, packs),
     opt_out: optOut,
+    classifier,
     evaluated_at: now.toISOString(),
   };
 }

@@ -1,5 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { loadComplianceClassifier } from '../../infra/analysis/compliance-classifier/compliance-classifier-model.ts';
 import { cli, client, createWorkspace, startServer, type ApiClient, type TestServer } from '../support/server.ts';
 import { loanRenewalScript } from '../support/scripts.ts';
 import { waitFor } from '../support/wait-for.ts';
@@ -11,6 +12,8 @@ import { waitFor } from '../support/wait-for.ts';
  */
 const flow = suite('compliance');
 let server: TestServer;
+/** The committed compliance model's id (its file's hash), which results and audits name. */
+const committedModel = loadComplianceClassifier().id;
 let api: ApiClient;
 let other: ApiClient;
 let workspaceId: string;
@@ -141,6 +144,9 @@ flow('a call\'s result: 404 unknown, processing, then the result; a standalone j
   assert.type(result.compliance_score, 'number');
   assert.ok(Array.isArray(result.passed_checks) && Array.isArray(result.violations));
   assert.equal(result.rule_packs, [{ id: 'in-trai', version: '1.0.0' }, { id: 'in-dpdp', version: '1.0.0' }, { id: 'general', version: '1.0.0' }]);
+  // Judged by the committed model on top of the rules (COMPLIANCE_CLASSIFIER=on by default), named by its file's hash.
+  assert.is(result.classifier, committedModel);
+  assert.match(result.classifier, /^compliance-classifier\/1@[0-9a-f]{12}$/);
   assert.is((await other.get(`/v1/analytics/compliance?call_id=${call.id}`)).status, 404, "another workspace's call does not exist for it");
 
   const unanswered = await completedCall('+919876500000');
@@ -190,6 +196,8 @@ flow('re-audit: 400s, 202 running, progress to completed without touching result
   const done = await waitFor('the audit to complete', async () => (await api.get(`/v1/compliance/audits/${requested.body.id}`)).body, (audit) => audit.status === 'completed');
   assert.equal(done.progress, { processed: 4, total: 4 });
   assert.ok(done.completed_at);
+  // The same model judged the current results and the audit: nothing it reports comes from a change of model.
+  assert.equal([done.classifiers, done.calls_judged_by_other_model], [[committedModel], 0]);
   assert.equal((await api.get('/v1/analytics/compliance')).body, before, 'current results untouched');
   assert.is((await other.get(`/v1/compliance/audits/${requested.body.id}`)).status, 404);
 
@@ -200,7 +208,7 @@ flow('re-audit: 400s, 202 running, progress to completed without touching result
   const command = await cli(server.dataDir, ['compliance', 'audit', '--workspace', workspaceId, '--from', '2026-03-01', '--to', '2026-03-03', '--json']);
   assert.is(command.code, 0, command.stderr);
   const report = JSON.parse(command.stdout);
-  assert.equal([report.status, report.progress], ['completed', { processed: 4, total: 4 }]);
+  assert.equal([report.status, report.progress, report.classifiers], ['completed', { processed: 4, total: 4 }, [committedModel]]);
   assert.is((await api.get(`/v1/compliance/audits/${report.id}`)).body.status, 'completed', 'the API sees the CLI\'s audit');
   // The list: newest first, the workspace's own only, paginated like every list.
   const listed = await api.get('/v1/compliance/audits?limit=2');

@@ -7,6 +7,7 @@
  * The file is bounded (MAX_MODEL_BYTES) and checked before use: a model that does not match its own shape is
  * refused rather than guessed at.
  */
+import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
@@ -57,6 +58,12 @@ export interface CheckModel {
 }
 
 export interface ComplianceClassifier {
+  /**
+   * Which model this is, as a compliance result records it: the file's format and the first 12 hex digits of the
+   * SHA-256 of its bytes (`compliance-classifier/1@3f9a0c21b7e4`). A retrained model is another id, so a result
+   * says which model judged it, and a re-audit which model it judged with.
+   */
+  id: string;
   /** Feature name → index. */
   vocabulary: ReadonlyMap<string, number>;
   checks: ReadonlyMap<ClassifiedCheck, CheckModel>;
@@ -74,7 +81,13 @@ export function violationProbability(model: CheckModel, vocabulary: ReadonlyMap<
   return 1 / (1 + Math.exp(-logit));
 }
 
-export function complianceClassifierFromFile(file: ComplianceClassifierFile): ComplianceClassifier {
+/** The id of a model file's bytes (ComplianceClassifier.id). */
+export function complianceClassifierId(text: string): string {
+  return `${COMPLIANCE_CLASSIFIER_FORMAT}@${createHash('sha256').update(text).digest('hex').slice(0, 12)}`;
+}
+
+/** `text`: the file's content, for the id (ComplianceClassifier.id). */
+export function complianceClassifierFromFile(file: ComplianceClassifierFile, text: string): ComplianceClassifier {
   const vocabulary = new Map(file.features.map((name, index) => [name, index]));
   if (vocabulary.size !== file.features.length) throw new Error('compliance classifier: a feature name repeats');
   const checks = new Map<ClassifiedCheck, CheckModel>();
@@ -85,12 +98,13 @@ export function complianceClassifierFromFile(file: ComplianceClassifierFile): Co
     }
     checks.set(check as ClassifiedCheck, { bias: model.bias, weights: Float64Array.from(model.weights), flagAt: model.flag_at });
   }
-  return { vocabulary, checks, readsConcepts: file.features.some((name) => name.startsWith('k:')) };
+  return { id: complianceClassifierId(text), vocabulary, checks, readsConcepts: file.features.some((name) => name.startsWith('k:')) };
 }
 
 /** Reads and checks the model file; throws when it is missing, too large or malformed. */
 export function loadComplianceClassifier(path: string = DEFAULT_COMPLIANCE_MODEL_PATH): ComplianceClassifier {
   const bytes = statSync(path).size;
   if (bytes > MAX_MODEL_BYTES) throw new Error(`compliance classifier: ${path} has ${bytes} bytes, over the limit of ${MAX_MODEL_BYTES}`);
-  return complianceClassifierFromFile(complianceClassifierFileSchema.parse(JSON.parse(readFileSync(path, 'utf8'))));
+  const text = readFileSync(path, 'utf8');
+  return complianceClassifierFromFile(complianceClassifierFileSchema.parse(JSON.parse(text)), text);
 }

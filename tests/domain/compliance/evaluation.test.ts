@@ -35,15 +35,19 @@ test('packs apply by purpose', () => {
   assert.equal(packsFor(packs, 'recovery').map((pack) => pack.id), ['in-rbi-recovery', 'general']);
 });
 
-test('an audit batch: violations added and removed per check, calls newly failing and passing', () => {
+test('an audit batch: violations added and removed per check, calls newly failing and passing, calls judged by another model', () => {
   const critical = (check: string) => ({ check, severity: 'critical' as const });
   const warning = (check: string) => ({ check, severity: 'warning' as const });
+  const model = 'compliance-classifier/1@000000000001';
   assert.equal(
-    auditBatch([
-      { subject_id: 'cal_a', current: [], proposed: [critical('no_threats')] },
-      { subject_id: 'cal_b', current: [critical('no_threats'), warning('dead_air')], proposed: [warning('dead_air'), warning('dead_air')] },
-      { subject_id: 'cal_c', current: [warning('dead_air')], proposed: [warning('dead_air')] },
-    ]),
+    auditBatch(
+      [
+        { subject_id: 'cal_a', current: [], proposed: [critical('no_threats')], current_classifier: model },
+        { subject_id: 'cal_b', current: [critical('no_threats'), warning('dead_air')], proposed: [warning('dead_air'), warning('dead_air')], current_classifier: 'compliance-classifier/1@000000000000' },
+        { subject_id: 'cal_c', current: [warning('dead_air')], proposed: [warning('dead_air')], current_classifier: null },
+      ],
+      model,
+    ),
     {
       processed: 3,
       newly_failing: ['cal_a'],
@@ -53,6 +57,9 @@ test('an audit batch: violations added and removed per check, calls newly failin
         { check: 'no_threats', severity: 'critical', added: 1, removed: 1 },
         { check: 'dead_air', severity: 'warning', added: 1, removed: 0 },
       ],
+      classifier: model,
+      // cal_b by an older model, cal_c by the rules alone (or before the model was recorded).
+      judged_by_other_model: 2,
     },
   );
 });

@@ -56,7 +56,7 @@ test('the training pipeline is deterministic: the same calls give the same model
   const first = trainComplianceClassifier(calls, () => {}, settings);
   const second = trainComplianceClassifier(calls, () => {}, settings);
   assert.is(first.text, second.text);
-  const classifier = complianceClassifierFromFile(complianceClassifierFileSchema.parse(JSON.parse(first.text)));
+  const classifier = complianceClassifierFromFile(complianceClassifierFileSchema.parse(JSON.parse(first.text)), first.text);
   assert.is(classifier.vocabulary.size, first.file.features.length);
   assert.equal([...classifier.checks.keys()], [...CLASSIFIED_CHECKS]);
 });
@@ -94,7 +94,7 @@ test('a model file over the size bound, or not matching its own shape, is refuse
 function zebraClassifier(flagAt: number | null): ComplianceClassifier {
   const vocabulary = new Map([['w:zebra', 0]]);
   const checks = new Map(CLASSIFIED_CHECKS.map((check) => [check, { bias: -0.01, weights: Float64Array.from([40]), flagAt }]));
-  return { vocabulary, checks, readsConcepts: false };
+  return { id: 'compliance-classifier/1@zebra', vocabulary, checks, readsConcepts: false };
 }
 
 test('the combination is rules OR model: a passed check fails at the threshold with the top window as evidence', () => {

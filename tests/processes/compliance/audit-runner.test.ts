@@ -6,6 +6,7 @@ import { defaultPack } from '../../../domain/compliance/packs.ts';
 import { complianceSettingsDecider, complianceSettingsStream } from '../../../domain/compliance/settings.ts';
 import { transcriptionJobDecider, transcriptionJobStream } from '../../../domain/transcription-job.ts';
 import { workspaceDecider, workspaceStream } from '../../../domain/workspace.ts';
+import { loadComplianceClassifier } from '../../../infra/analysis/compliance-classifier/compliance-classifier-model.ts';
 import { createTranscriptionWorker } from '../../../processes/analysis/transcription-worker.ts';
 import { createComplianceAuditRunner } from '../../../processes/compliance/audit-runner.ts';
 import { createPostCallCompliance } from '../../../processes/compliance/post-call-evaluation.ts';
@@ -47,8 +48,9 @@ async function submit(runtime: Runtime, jobId: string, text: string): Promise<vo
   );
 }
 
-test('evaluated jobs, an audit with one batch recorded before a crash: the restarted runner finishes the rest', async () => {
-  const first = testRuntime({ processes: (ports) => [createTranscriptionWorker(ports), createPostCallCompliance(ports)] });
+test('evaluated jobs, an audit with one batch recorded before a crash: the restarted runner finishes the rest, and says which of its calls another model judged', async () => {
+  // The results are judged by the rules alone; the restarted server judges with the committed model.
+  const first = testRuntime({ environment: { COMPLIANCE_CLASSIFIER: 'off' }, processes: (ports) => [createTranscriptionWorker(ports), createPostCallCompliance(ports)] });
   await first.runtime.start();
   await first.runtime.commands.handle(workspaceDecider, workspaceStream(workspaceId), { type: 'CreateWorkspace', workspaceId, name: 'Audit', now: first.runtime.clock.now() }, context(first.runtime));
   await first.runtime.commands.handle(
@@ -64,6 +66,7 @@ test('evaluated jobs, an audit with one batch recorded before a crash: the resta
     await first.runtime.projections.catchUp();
     return [0, 1, 2].every((index) => findComplianceResult(first.runtime.readDb, workspaceId, `job_audit${index}`) !== undefined);
   }, 60_000, 'three evaluations');
+  assert.is(findComplianceResult(first.runtime.readDb, workspaceId, 'job_audit0')!.classifier, null, 'the rules alone');
   const from = '2026-03-01T00:00:00.000Z';
   const to = '2026-03-01T23:59:59.999Z';
   const auditId = 'aud_restart';
@@ -108,6 +111,9 @@ test('evaluated jobs, an audit with one batch recorded before a crash: the resta
   assert.ok(audit.newly_failing_ids.includes('job_audit1'), JSON.stringify(audit));
   assert.ok(audit.by_check.some((entry) => entry.check === 'no_false_claims' && entry.severity === 'critical' && entry.added >= 1 && entry.removed === 0), JSON.stringify(audit.by_check));
   assert.is(findComplianceResult(second.runtime.readDb, workspaceId, 'job_audit1')!.violations.some((violation) => violation.check === 'no_false_claims'), false, 'the current result is untouched');
+  // The batch recorded before the crash (as batches were before the model was kept) names none; the two after it were
+  // judged with the committed model, which did not judge those calls' current results.
+  assert.equal([audit.classifiers, audit.judged_by_other_model], [[loadComplianceClassifier().id], 2]);
   const progressed = (await second.runtime.store.readStream(stream)).filter((event) => event.type === 'ComplianceAuditProgressed');
   assert.equal(progressed.map((event) => (event.data as { processed: number }).processed), [1, 2]);
   await second.runtime.close();

@@ -252,6 +252,7 @@ dashboard('a call\'s compliance result: score, violations with evidence that see
   const section = page.locator('[data-testid=compliance]');
   assert.match(await section.textContent() ?? '', /no false claims/);
   assert.match(await page.textContent('[data-testid=compliance-score]') ?? '', /^\d+ \/ 100$/);
+  assert.match(await section.textContent() ?? '', /judged by compliance-classifier\/1@[0-9a-f]{12}/, 'the model that judged');
   assert.ok((await section.locator('.badge-critical').count()) >= 1, 'a critical violation');
   assert.ok((await section.textContent())!.includes('<script>'), 'evidence text shows as text');
   await assertNoXss(page);
@@ -319,6 +320,7 @@ dashboard('compliance: tables by rule and severity over a period in the operator
   assert.ok(audit.progress.total >= 1, 'calls re-audited');
   assert.is(Number(await page.textContent('[data-testid=audit-processed]')), audit.progress.total);
   assert.is(Number(await page.textContent('[data-testid=newly-failing] .value')), audit.calls_newly_failing);
+  assert.match(await page.textContent('[data-testid=audit-classifier]') ?? '', new RegExp(`Judged with ${audit.classifiers[0]}`));
   assert.match(await page.textContent('main') ?? '', /in-dpdp/);
   await browsing.look(page, '37-audit');
   await page.goto(`${server.baseUrl}/compliance`);

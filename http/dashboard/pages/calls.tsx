@@ -45,7 +45,7 @@ interface Job {
 interface Violation { check: string; description: string; severity: 'critical' | 'warning'; rule_pack: { id: string; version: string }; evidence: Segment | null }
 /** GET /v1/analytics/compliance?call_id=: the result, or `status` while pending / when nothing applies. */
 type ComplianceAnswer =
-  | { compliance_score: number; passed_checks: string[]; violations: Violation[]; rule_packs: { id: string; version: string }[]; evaluated_at: string; status?: undefined }
+  | { compliance_score: number; passed_checks: string[]; violations: Violation[]; rule_packs: { id: string; version: string }[]; classifier: string | null; evaluated_at: string; status?: undefined }
   | { status: 'processing' | 'not_applicable' | 'failed'; error?: { code: string; message: string } };
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -264,7 +264,9 @@ function ComplianceSection({ answer, canSeek, language }: { answer: ApiResult<Co
       <p>
         <strong data-testid="compliance-score">{Math.round(result.compliance_score)} / 100</strong>{' '}
         <Badge value={result.violations.some((violation) => violation.severity === 'critical') ? 'failed' : 'passed'} />{' '}
-        <span class="muted small">under {result.rule_packs.map((pack) => `${pack.id} ${pack.version}`).join(', ') || 'no pack'}</span>
+        <span class="muted small">
+          under {result.rule_packs.map((pack) => `${pack.id} ${pack.version}`).join(', ') || 'no pack'}; judged by {result.classifier ?? 'the rules alone'}
+        </span>
       </p>
       {result.violations.length === 0 ? (
         <p>No violation.</p>

@@ -38,6 +38,8 @@ export interface ComplianceAudit {
   calls_newly_passing: number;
   calls_changed: number;
   violations_by_check: { check: string; severity: Severity; added: number; removed: number }[];
+  classifiers: string[];
+  calls_judged_by_other_model: number;
   requested_at: string;
   completed_at: string | null;
 }
@@ -311,6 +313,12 @@ function AuditProgress({ audit }: { audit: ComplianceAudit }) {
         <Metric label="Would newly pass" value={String(audit.calls_newly_passing)} />
         <Metric label="Calls whose violations change" value={String(audit.calls_changed)} />
       </div>
+      <p class="small muted" data-testid="audit-classifier">
+        Judged with {audit.classifiers.length ? audit.classifiers.join(', ') : 'the rules alone'}
+        {audit.calls_judged_by_other_model
+          ? `; ${audit.calls_judged_by_other_model} of these calls were judged by another model (or the rules alone) at the time, so part of their change may come from the model rather than the rules.`
+          : '.'}
+      </p>
       {audit.violations_by_check.length ? (
         <table>
           <caption class="small muted">Violations each check would add or remove</caption>

@@ -126,6 +126,7 @@ const ComplianceViolationEventData = z
     language: z.string(),
     compliance_score: z.number().meta({ description: '0 to 100 (docs/compliance.md).' }),
     violations: z.array(ComplianceViolationData).meta({ description: 'Every violation of the call, critical ones first.' }),
+    classifier: z.string().nullable().meta({ description: 'The trained model that judged on top of the rules (`compliance-classifier/1@` and 12 hex digits of its file\'s SHA-256); null: the rules alone.' }),
     evaluated_at: Timestamp,
   })
   .meta({ id: 'ComplianceViolationData', description: 'GET /v1/analytics/compliance?call_id=… has the same result.' });

@@ -110,6 +110,7 @@ export async function notificationsFor(event: Recorded<WebhookSourceEvent>, sour
             language: data.language,
             compliance_score: data.compliance_score,
             violations: ordered.map(({ check, description, severity, rule_pack, evidence }) => ({ check, description, severity, rule_pack, evidence })),
+            classifier: data.classifier ?? null,
             evaluated_at: data.evaluated_at,
           },
         },

@@ -63,7 +63,8 @@ flow('an English recovery call with "police will arrest you today": no_false_cla
   const delivered = await waitFor('the compliance.violation delivery', async () => receiver.of('compliance.violation'), (requests) => requests.length === 1);
   const body = WEBHOOK_ENVELOPES['compliance.violation'].parse(delivered[0]!.body);
   assert.is(delivered[0]!.signatureValid, true);
-  assert.equal([body.data.call_id, body.data.job_id, body.data.compliance_score], [call.id, call.transcript_job_id, result.compliance_score]);
+  assert.equal([body.data.call_id, body.data.job_id, body.data.compliance_score, body.data.classifier], [call.id, call.transcript_job_id, result.compliance_score, result.classifier]);
+  assert.match(body.data.classifier ?? '', /^compliance-classifier\/1@[0-9a-f]{12}$/);
   assert.is(body.data.violations[0]!.severity, 'critical');
   assert.ok(body.data.violations.some((violation) => violation.check === 'no_false_claims'));
 

@@ -1,4 +1,4 @@
-import { Subject } from 'rxjs';
+import { Subject } from 'rxjs/internal/Subject';
 
 /**
  * How far the read models have caught up with the event store (the projection runner answers it): what a writer

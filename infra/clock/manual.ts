@@ -1,5 +1,5 @@
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { Subject } from 'rxjs';
+import { Subject } from 'rxjs/internal/Subject';
 import type { Clock } from './port.ts';
 
 /**

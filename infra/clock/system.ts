@@ -1,4 +1,4 @@
-import { NEVER } from 'rxjs';
+import { NEVER } from 'rxjs/internal/observable/never';
 import type { Clock } from './port.ts';
 
 export const systemClock: Clock = {

@@ -1,13 +1,5 @@
-import {
-  ErrorType,
-  START,
-  jsonEvent,
-  type AppendExpectedRevision,
-  type EventData,
-  type ReadPosition,
-  type ResolvedEvent,
-  type AllStreamResolvedEvent,
-} from '@eventstore/db-client';
+import type { AppendExpectedRevision, EventData, ReadPosition, ResolvedEvent, AllStreamResolvedEvent } from '@eventstore/db-client';
+import { esdbClient } from './esdb-client.ts';
 import {
   WrongExpectedVersion,
   type EventMetadata,
@@ -45,7 +37,7 @@ export function bigintToNumber(value: bigint, what: string): number {
 /** Our `after` (0 = from the beginning) as a client read position. Reads from it are inclusive: skip `after`. */
 export function toReadPosition(after: number): ReadPosition {
   if (!Number.isSafeInteger(after) || after < 0) throw new RangeError(`invalid position ${after}`);
-  if (after === 0) return START;
+  if (after === 0) return esdbClient().START;
   const position = BigInt(after);
   return { commit: position, prepare: position };
 }
@@ -72,7 +64,7 @@ export function toEsdbMetadata(metadata: EventMetadata): EsdbEventMetadata {
 }
 
 export function toEsdbEvent(event: EventToAppend): EventData {
-  return jsonEvent({
+  return esdbClient().jsonEvent({
     // jsonEvent generates a uuid when id is undefined; passing our id keeps appends idempotent on retry.
     ...(event.id !== undefined ? { id: event.id } : {}),
     type: event.type,
@@ -150,7 +142,7 @@ function errorType(error: unknown): unknown {
 }
 
 export function isStreamNotFound(error: unknown): boolean {
-  return errorType(error) === ErrorType.STREAM_NOT_FOUND;
+  return errorType(error) === esdbClient().ErrorType.STREAM_NOT_FOUND;
 }
 
 /**
@@ -158,7 +150,7 @@ export function isStreamNotFound(error: unknown): boolean {
  * prefix); any other error unchanged. `expected` is what we asked for, which the server echoes anyway.
  */
 export function toAppendError(error: unknown, stream: string, expected: ExpectedRevision): unknown {
-  if (errorType(error) !== ErrorType.WRONG_EXPECTED_VERSION) return error;
+  if (errorType(error) !== esdbClient().ErrorType.WRONG_EXPECTED_VERSION) return error;
   const actualVersion = (error as { actualVersion?: unknown }).actualVersion;
   const actual =
     typeof actualVersion === 'bigint' && actualVersion >= 0n ? bigintToNumber(actualVersion, 'revision') : 'no_stream';

@@ -1,18 +1,12 @@
-import {
-  BACKWARDS,
-  END,
-  EventStoreDBClient,
-  FORWARDS,
-  START,
-  excludeSystemEvents,
-  streamNameFilter,
-  type AllStreamResolvedEvent,
-  type AppendResult as EsdbAppendResult,
-  type Filter,
-  type ResolvedEvent,
-  type StreamingRead,
+import type {
+  AllStreamResolvedEvent,
+  AppendResult as EsdbAppendResult,
+  Filter,
+  ResolvedEvent,
+  StreamingRead,
 } from '@eventstore/db-client';
-import { Observable } from 'rxjs';
+import { Observable } from 'rxjs/internal/Observable';
+import { esdbClient } from './esdb-client.ts';
 import { FencedOff, type AppendResult, type EventStore, type RecordedEvent, type StreamInfo } from './port.ts';
 import {
   isStreamNotFound,
@@ -58,6 +52,7 @@ export function createEsdbEventStore(connectionString: string, options: EsdbEven
   const prefix = options.streamPrefix ?? '';
   if (prefix.startsWith('$')) throw new Error('streamPrefix must not start with $ (reserved for system streams)');
   const pingTimeoutMs = options.pingTimeoutMs ?? 3_000;
+  const { BACKWARDS, END, EventStoreDBClient, FORWARDS, START, excludeSystemEvents, streamNameFilter } = esdbClient();
   const client = EventStoreDBClient.connectionString(connectionString);
   let closed = false;
   // Live subscriptions and waiters, ended by close() so that nobody hangs on a disposed client.

@@ -1,4 +1,4 @@
-import { Observable } from 'rxjs';
+import { Observable } from 'rxjs/internal/Observable';
 import type { EventStore, RecordedEvent } from './port.ts';
 
 const BATCH_SIZE = 500;

@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { Subject } from 'rxjs';
+import { Subject } from 'rxjs/internal/Subject';
 import type { Observable } from 'rxjs';
 import {
   WrongExpectedVersion,

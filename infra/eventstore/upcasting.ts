@@ -1,4 +1,4 @@
-import { map } from 'rxjs';
+import { map } from 'rxjs/internal/operators/map';
 import type { EventStore, RecordedEvent } from './port.ts';
 
 /**

@@ -1,4 +1,5 @@
-import nodemailer from 'nodemailer';
+import { createRequire } from 'node:module';
+import type Nodemailer from 'nodemailer';
 import type { Mailer } from './port.ts';
 
 /** Messages taking longer than this to hand to the server fail the attempt (it is retried). */
@@ -10,6 +11,8 @@ const SEND_TIMEOUT_MS = 60_000;
  * message keeps a broken one from failing the next.
  */
 export function createSmtpMailer(url: string): Mailer {
+  // Loaded here, not at the top: only a service with SMTP_URL sends mail, and every start imported it.
+  const nodemailer = createRequire(import.meta.url)('nodemailer') as typeof Nodemailer;
   const transport = nodemailer.createTransport(url, { connectionTimeout: 15_000, greetingTimeout: 15_000, socketTimeout: SEND_TIMEOUT_MS } as never);
   return {
     async send(message) {

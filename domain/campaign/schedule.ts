@@ -5,7 +5,7 @@
  * A schedule time with an offset (`Z`, `+05:30`) is an instant already; one without (`2026-03-02T09:00:00`) is a
  * wall-clock time in the schedule's timezone (the spec: "IANA timezone name applied to start_time and end_time").
  */
-import { localTime, zonedTimeToInstant } from '../shared/time-zone.ts';
+import { isCalendarDate, localTime, zonedTimeToInstant } from '../shared/time-zone.ts';
 
 export { isValidTimezone, zonedTimeToInstant } from '../shared/time-zone.ts';
 
@@ -22,6 +22,9 @@ const WITHOUT_OFFSET = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.
 /** Resolves a schedule time to an instant, or null when it is not an ISO 8601 date-time. */
 export function resolveScheduleTime(value: string, timezone: string): Date | null {
   if (WITH_OFFSET.test(value)) {
+    // Date.parse rolls 2027-02-30 over to March 2: a typo in a schedule must not start calling on another day.
+    const [year, month, day] = value.slice(0, 10).split('-').map(Number) as [number, number, number];
+    if (!isCalendarDate(year, month, day)) return null;
     const instant = new Date(value);
     return Number.isNaN(instant.getTime()) ? null : instant;
   }
@@ -29,7 +32,7 @@ export function resolveScheduleTime(value: string, timezone: string): Date | nul
   if (!match) return null;
   const [year, month, day, hour, minute, second] = match.slice(1, 7).map((part) => Number(part ?? 0)) as number[];
   const millisecond = Number((match[7] ?? '0').slice(0, 3).padEnd(3, '0'));
-  if (month! < 1 || month! > 12 || day! < 1 || day! > 31 || hour! > 23 || minute! > 59 || second! > 59) return null;
+  if (!isCalendarDate(year!, month!, day!) || hour! > 23 || minute! > 59 || second! > 59) return null;
   return zonedTimeToInstant({ year: year!, month: month!, day: day!, hour: hour!, minute: minute!, second: second!, millisecond }, timezone);
 }
 

@@ -67,8 +67,18 @@ export function zonedTimeToInstant(local: LocalTime & { millisecond?: number }, 
 
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
-/** Whether year-month-day names a real day (Date.UTC rolls 2026-02-30 over to March 2; this does not). */
+/**
+ * The last year a date the service accepts may name: the end of 9999-12-31, or the day after it, is past what an ISO
+ * 8601 date with four-digit years can write (a range ending then answered 500 before this bound).
+ */
+export const LATEST_YEAR = 9998;
+
+/**
+ * Whether year-month-day names a real day (Date.UTC rolls 2026-02-30 over to March 2; this does not) no later than
+ * LATEST_YEAR.
+ */
 export function isCalendarDate(year: number, month: number, day: number): boolean {
+  if (year > LATEST_YEAR) return false;
   const date = new Date(Date.UTC(year, month - 1, day));
   return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }

@@ -240,6 +240,10 @@ flow('GET /analytics/calls: every validation case is a 400 with the field', asyn
   const missing = await api.get('/v1/analytics/calls?to=2026-03-01');
   assert.is(missing.status, 400, missing.text);
   invalidDetails(await api.get('/v1/analytics/calls?from=2026-02-30&to=2026-03-01'), 'from');
+  // A range ending on 9999-12-31 answered 500 (its end ran past four-digit years); every date after 9998 is refused.
+  invalidDetails(await api.get('/v1/analytics/calls?from=9999-12-31&to=9999-12-31'), 'from');
+  invalidDetails(await api.get('/v1/analytics/qa?from=2026-11-28&to=9999-12-31'), 'to');
+  invalidDetails(await api.get('/v1/analytics/calls?from=2026-11-28&to=9999-12-31&timezone=Pacific/Kiritimati'), 'to');
   invalidDetails(await api.get('/v1/analytics/calls?from=yesterday&to=2026-03-01'), 'from');
   invalidDetails(await api.get('/v1/analytics/calls?from=2026-03-02&to=2026-03-01'), 'to');
   const long = invalidDetails(await api.get('/v1/analytics/calls?from=2025-01-01&to=2026-01-02'), 'to');

@@ -126,6 +126,14 @@ campaigns('validation: every rule of the body, with the field, the value and wha
     expected: 'a time after start_time',
   });
   assert.equal(await invalid({ schedule: { start_time: 'tomorrow' } }), { field: 'schedule.start_time', provided: 'tomorrow', expected: 'an ISO 8601 date-time' });
+  // Days that do not exist are refused, not rolled over to the next month (2027-02-30 was dialed on March 2).
+  assert.equal(await invalid({ schedule: { start_time: '2027-02-30T10:00:00Z' } }), { field: 'schedule.start_time', provided: '2027-02-30T10:00:00Z', expected: 'an ISO 8601 date-time' });
+  assert.equal(await invalid({ schedule: { start_time: '2027-06-31T10:00:00' } }), { field: 'schedule.start_time', provided: '2027-06-31T10:00:00', expected: 'an ISO 8601 date-time' });
+  assert.equal(await invalid({ schedule: { start_time: '2027-03-05T09:00:00', end_time: '2027-02-29T18:00:00+05:30' } }), {
+    field: 'schedule.end_time',
+    provided: '2027-02-29T18:00:00+05:30',
+    expected: 'an ISO 8601 date-time',
+  });
   assert.equal(await invalid({ schedule: { start_time: '2026-03-05T09:00:00', timezone: 'Mars/Olympus' } }), {
     field: 'schedule.timezone',
     provided: 'Mars/Olympus',
@@ -278,6 +286,9 @@ campaigns('list: newest first, status and created_at filters, pagination, and th
   assert.equal(badStatus.body.error.details, { field: 'status', provided: 'done', expected: 'one of "scheduled", "running", "paused", "completed", "stopped"' });
   const badFrom = await page('?from=2026-02-30');
   assert.equal(badFrom.body.error.details, { field: 'from', provided: '2026-02-30', expected: 'an ISO 8601 date-time such as 2026-03-01T10:00:00Z, or a date such as 2026-03-01' });
+  // The end of 9999-12-31 is past a four-digit year: refused, as every date after LATEST_YEAR.
+  const farTo = await page('?to=9999-12-31');
+  assert.equal(farTo.body.error.details, { field: 'to', provided: '9999-12-31', expected: 'an ISO 8601 date-time such as 2026-03-01T10:00:00Z, or a date such as 2026-03-01' });
   const reversed = await page('?from=2026-03-02&to=2026-03-01');
   assert.equal(reversed.body.error.details, { field: 'to', provided: '2026-03-01', expected: 'a time not before from' });
   assert.equal((await page('?limit=0')).body.error.details, { field: 'limit', provided: '0', expected: 'an integer from 1 to 100' });

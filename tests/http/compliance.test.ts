@@ -175,6 +175,7 @@ flow('a call\'s result: 404 unknown, processing, then the result; a standalone j
   assert.is((await api.get('/v1/analytics/compliance?language=hi-IN')).body.calls_evaluated, 3);
   assert.is((await api.get('/v1/analytics/compliance?from=2026-02-01&to=2026-02-28')).body.calls_evaluated, 0);
   invalid(await api.get('/v1/analytics/compliance?from=2026-02-30'), 'from');
+  invalid(await api.get('/v1/analytics/compliance?from=9999-12-31&to=9999-12-31'), 'from');
   invalid(await api.get('/v1/analytics/compliance?language=xx'), 'language');
   assert.is((await other.get('/v1/analytics/compliance')).body.calls_evaluated, 0);
 });
@@ -186,6 +187,7 @@ flow('re-audit: 400s, 202 running, progress to completed without touching result
   invalid(await api.post('/v1/compliance/audits', { ...window, rule_pack_version: { id: 'general', version: '0.9.0' } }), 'rule_pack_version.version');
   invalid(await api.post('/v1/compliance/audits', { ...window, settings: { packs: [{ id: 'in-xx' }] } }), 'packs[0].id');
   invalid(await api.post('/v1/compliance/audits', { ...window, from: '2026-03-04', settings: { packs: [] } }), 'to');
+  invalid(await api.post('/v1/compliance/audits', { ...window, from: '9999-12-31', to: '9999-12-31', settings: { packs: [] } }), 'from');
   assert.is((await api.post('/v1/compliance/audits', { ...window, settings: { packs: [] }, campaign_id: 'cmp_nope' })).status, 404);
 
   const before = (await api.get('/v1/analytics/compliance')).body;

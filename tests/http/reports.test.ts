@@ -159,6 +159,8 @@ reports('validation: precise 400s for type, dates, filters, format, zone, schedu
   assert.match(compliance.details.expected, /campaign_id, language/);
   invalid(await api.post('/v1/reports', { type: 'call_sumary', ...MARCH }), 'type');
   invalid(await api.post('/v1/reports', { type: 'call_summary', from: '2026-02-30', to: '2026-03-01' }), 'from');
+  // Accepted before, then failed in generation with an internal message.
+  invalid(await api.post('/v1/reports', { type: 'call_summary', from: '9999-12-31', to: '9999-12-31' }), 'from');
   invalid(await api.post('/v1/reports', { type: 'call_summary', from: '2026-03-01T00:00', to: '2026-03-02' }), 'from');
   invalid(await api.post('/v1/reports', { type: 'call_summary', from: '2026-03-05', to: '2026-03-01' }), 'to');
   const long = invalid(await api.post('/v1/reports', { type: 'call_summary', from: '2025-01-01', to: '2026-03-01' }), 'to');

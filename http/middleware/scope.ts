@@ -9,7 +9,7 @@ import { SCOPE_RANK } from './resolve-route.ts';
  */
 export function requireScope(route: ResolvedRoute, principal: Principal): void {
   if (SCOPE_RANK[principal.scope] < SCOPE_RANK[route.requiredScope]) {
-    throw new ApiError('forbidden', `This action needs a ${route.requiredScope} key; this key is ${principal.scope}.`, {
+    throw new ApiError('forbidden', `This action needs ${route.requiredScope === 'Admin' ? 'an' : 'a'} ${route.requiredScope} key; this key is ${principal.scope}.`, {
       required_scope: route.requiredScope,
       current_scope: principal.scope,
     });

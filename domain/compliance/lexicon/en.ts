@@ -54,6 +54,9 @@ export const en: ComplianceLexicon = {
     'calling about', 'calling regarding', 'regarding', 'about your', 'calling to', 'reason for my call', 'reason for this call',
     'renewal', 'reminder', 'request', 'follow up', 'update', 'policy', 'premium',
     'payment',
+    // The README's example script asks "Would you like to renew your loan of 5000 rupees?": without these, every
+    // call of it was flagged for not saying why it called.
+    'renew', 'your loan',
   ],
   recordingDisclosure: [
     'call is being recorded', 'call is recorded', 'call may be recorded', 'call will be recorded', 'being recorded',

@@ -170,4 +170,14 @@ test('recovery-pack rules apply only to recovery calls', () => {
   assert.is(resultOf(recoveryCall(lines, lines.threat, { purpose: 'service' }), 'in-rbi-recovery.no_threats'), undefined);
 });
 
+test('the README\'s loan renewal opening states who calls and why (it was flagged on every call)', () => {
+  const en = LANGUAGES.find((lines) => lines.language.startsWith('en'))!;
+  const opening = transcript([
+    ['agent', 'Namaste Meera, this is Asha from Sahay Finance. This call is recorded. Would you like to renew your loan of 5000 rupees?'],
+    ['customer', "Sure, I'm interested, tell me more."],
+  ]);
+  const input = callInput(en, opening, { purpose: 'service', agentName: 'Asha', lenderName: 'Sahay Finance' });
+  assert.not.ok(failed(input, 'general.identity_and_purpose_early'));
+});
+
 test.run();

@@ -54,7 +54,8 @@ const PATTERNS: readonly OrganisationPattern[] = [
 ];
 
 // An English "from" is followed by a name only when the words are capitalised; these capitalised words are not names.
-const NOT_AN_ENGLISH_NAME = /^(?:The|Your|My|Our|This|That|I|We|Sir|Madam|Ma'am|Mr|Mrs|Ms)$/;
+// "your loan of Rs 50,000": a currency is not who calls.
+const NOT_AN_ENGLISH_NAME = /^(?:The|Your|My|Our|This|That|I|We|Sir|Madam|Ma'am|Mr|Mrs|Ms|Rs\.?|INR|Rupees?)$/;
 
 /** The organisation the agent says they call from, in the words they used, or null. */
 export function callingOrganisation(agentText: string): string | null {

@@ -260,7 +260,7 @@ function findAmounts(text: string, list: readonly Token[], words: readonly strin
     const currencyAfter = isAny(words, after, CURRENCY_AFTER);
     const moneyContext = anyWithin(words, first - WINDOW, first - 1, MONEY_WORDS);
     const idContext = isAny(words, first - 1, ID_WORDS) || isAny(words, first - 2, ID_WORDS);
-    const notAmount = run.ordinal || (!currencyAfter && isAny(words, after, NOT_AN_AMOUNT_AFTER)) || (run.digitsOnly && idContext && !currencyBefore);
+    const notAmount = run.ordinal || (!currencyAfter && isAny(words, after, NOT_AN_AMOUNT_AFTER)) || (run.digitsOnly && idContext && !currencyBefore && !currencyAfter);
     const year = run.digitsOnly && !run.grouped && run.value >= 1950 && run.value <= 2100 && !currencyBefore && !currencyAfter;
     const isAmount =
       !notAmount &&
@@ -375,6 +375,8 @@ function findIds(text: string, list: readonly Token[], words: readonly string[])
   }
   list.forEach((token, index) => {
     if (taken.has(index) || token.digits === null || token.grouped || token.raw.replace(/\D/g, '').length < 4) return;
+    // "your loan of 50000 rupees": a number with a currency word is an amount, however near "loan" it stands.
+    if (isAny(words, index + 1, CURRENCY_AFTER) || isAny(words, index - 1, CURRENCY_BEFORE)) return;
     if (isAny(words, index - 1, ID_WORDS) || isAny(words, index - 2, ID_WORDS)) {
       ids.push(token.raw);
       taken.add(index);

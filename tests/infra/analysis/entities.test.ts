@@ -90,6 +90,12 @@ test('ids: after an id word, or letters and digits together; their digits are no
   assert.equal(entities.amounts, []);
 });
 
+test('a number with a currency word is an amount even right after "loan" (the README script\'s "loan of 50000 rupees" read as a loan id)', () => {
+  assert.equal(extractEntities('Would you like to renew your loan of 50000 rupees?'), { amounts: [{ rupees: 50000, text: '50000 rupees', emi: false }], when: [], ids: [] });
+  assert.equal(extractEntities('your loan Rs 50000 is due').ids, []);
+  assert.equal(extractEntities('your loan number 50000 is due').ids, ['50000']);
+});
+
 test('rupees are written the Indian way, lakh and crore in the summary language', () => {
   assert.is(formatRupees(8450), '₹8,450');
   assert.is(formatRupees(150_000), '₹1.5 lakh');
@@ -108,6 +114,8 @@ const CALLERS: Array<[text: string, organisation: string | null]> = [
   ['நான் ஸ்ரீராம் ஃபைனான்ஸ்ல இருந்து கார்த்திக் பேசுறேன்.', 'ஸ்ரீராம் ஃபைனான்ஸ்'],
   ['నమస్కారం, యాక్సిస్ బ్యాంక్ నుంచి మాట్లాడుతున్నాను.', 'యాక్సిస్ బ్యాంక్'],
   ['Sir, your personal loan is closing next month.', null],
+  // A currency after "of" is no organisation (the summary said "Rs called the customer").
+  ['Would you like to renew your loan of Rs 50,000?', null],
 ];
 
 for (const [text, organisation] of CALLERS) {

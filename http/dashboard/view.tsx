@@ -17,6 +17,14 @@ export interface Viewer {
 export const canWrite = (viewer: Viewer) => viewer.scope !== 'Read-Only';
 export const isAdmin = (viewer: Viewer) => viewer.scope === 'Admin';
 
+/**
+ * What a Read-Only viewer is shown instead of a form that creates or edits: the server refuses the form's request
+ * anyway, and an operator should not fill in a whole form (a campaign's three CSV steps) to learn that at the end.
+ */
+export function WriteNeeded({ viewer, action }: { viewer: Viewer; action: string }) {
+  return <p class="flash flash-error" role="status">{action} needs a Read-Write or Admin key; you are signed in with a {viewer.scope} key.</p>;
+}
+
 const NAV: [href: string, label: string][] = [
   ['/', 'Overview'],
   ['/live', 'Live calls'],

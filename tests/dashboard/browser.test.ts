@@ -400,16 +400,31 @@ dashboard('settings: create a Read-Only key (secret shown once); its session see
   assert.not.match(page.url(), secret);
   await assertNoXss(page);
   await browsing.look(page, '15-settings-key-created');
+  // A reload sends the form again: the form's id replays the first request, so no second key (and no secret).
+  await page.reload();
+  assert.is(await page.locator('#new-key').count(), 0, 'no secret on a reload');
+  assert.match(await page.textContent('#key-replayed') ?? '', /already sent/);
+  const auditorKeys = (await api.get('/v1/api-keys?limit=100')).body.data.filter((key: { name: string }) => key.name === `Auditor ${XSS}`);
+  assert.is(auditorKeys.length, 1, 'one key for one form');
   await page.goto(`${server.baseUrl}/settings`);
   assert.is(await page.locator('#new-key').count(), 0, 'the secret is shown once');
 
   // The Read-Only operator: every page, no action button; a forged action is refused by the server.
   const auditorContext = await browsing.newContext();
   const auditor = await signIn(auditorContext, secret);
-  for (const path of ['/campaigns', `/campaigns/${campaignId}`, '/webhooks', '/scripts', '/agents', '/do-not-call', '/reports', '/reports/new', '/settings', '/compliance', '/compliance/audits/new']) {
+  const anyScript = (await api.get('/v1/scripts')).body.data[0].id as string;
+  const formPages = ['/campaigns/new', '/scripts/new', `/scripts/${anyScript}/edit`, '/scorecards/new'];
+  for (const path of ['/campaigns', `/campaigns/${campaignId}`, '/webhooks', '/scripts', '/agents', '/do-not-call', '/reports', '/reports/new', '/settings', '/compliance', '/compliance/audits/new', ...formPages]) {
     await auditor.goto(`${server.baseUrl}${path}`);
     assert.is(await auditor.locator('main form[method=post]').count(), 0, `no action on ${path}`);
   }
+  // The forms themselves are not offered (the three CSV steps of a campaign were, until the server refused the last).
+  for (const path of formPages) {
+    await auditor.goto(`${server.baseUrl}${path}`);
+    assert.match(await auditor.textContent('main .flash') ?? '', /needs a Read-Write or Admin key/, path);
+  }
+  await auditor.goto(`${server.baseUrl}/campaigns/new`);
+  await browsing.look(auditor, '16b-read-only-new-campaign');
   await browsing.look(auditor, '16-read-only-campaign');
   const csrf = await auditor.getAttribute('input[name=_csrf]', 'value');
   const forged = await auditor.evaluate(

@@ -9,7 +9,7 @@ import { CampaignDrafts } from '../campaign-drafts.ts';
 import { CsvImportError, guessMapping, mapContacts, mappingTargets, optionalTargets, parseContactsCsv, type ColumnMapping, type RowError } from '../contact-import.ts';
 import type { DashboardContext } from '../env.ts';
 import { liveFragments } from '../live-stream.ts';
-import { inPlace, Badge, canWrite, CsrfField, Empty, ErrorBox, Layout, Pager, Time, ZoneNote, type Viewer } from '../view.tsx';
+import { inPlace, Badge, canWrite, CsrfField, Empty, ErrorBox, Layout, Pager, Time, WriteNeeded, ZoneNote, type Viewer } from '../view.tsx';
 import { CallTable, type CallListItem } from './calls.tsx';
 import type { DashboardApp, PageDeps } from './deps.ts';
 
@@ -88,6 +88,8 @@ export function campaignPages(app: DashboardApp, { readDb }: PageDeps) {
 
   /** Step 1 → 2: the file and the settings; the next page maps the columns. */
   app.post('/campaigns/new', async (c) => {
+    // A Read-Only session never gets a draft (a parsed file held for it): the notice, as on the first step.
+    if (!canWrite(c.get('viewer'))) return renderNewCampaign(c, {});
     const form = await c.req.parseBody();
     const settings = pickSettings(form);
     const file = form.contacts;
@@ -108,6 +110,8 @@ export function campaignPages(app: DashboardApp, { readDb }: PageDeps) {
 
   /** Step 2 → 3: check every row with the chosen mapping; create when asked and nothing is wrong. */
   app.post('/campaigns/new/contacts', async (c) => {
+    // A Read-Only session never gets a draft (a parsed file held for it): the notice, as on the first step.
+    if (!canWrite(c.get('viewer'))) return renderNewCampaign(c, {});
     const form = await c.req.parseBody();
     const draftId = String(form.draft ?? '');
     const draft = drafts.get(draftId, c.get('principal').keyId);
@@ -299,6 +303,13 @@ function campaignBody(settings: Record<string, string>, contacts: Record<string,
 
 async function renderNewCampaign(c: DashboardContext, { settings = {}, error }: { settings?: Record<string, string>; error?: string }) {
   const viewer = c.get('viewer');
+  if (!canWrite(viewer)) {
+    return c.html(
+      <Layout title="New campaign" viewer={viewer} path="/campaigns">
+        <WriteNeeded viewer={viewer} action="Creating a campaign" />
+      </Layout>,
+    );
+  }
   const api = c.get('api');
   const [scripts, scorecards] = await Promise.all([
     api.get<ListPage<ScriptSummary>>('/scripts', { limit: 100 }).then(unwrap),

@@ -5,7 +5,7 @@ import { addDays, localDateOf } from '../../../domain/shared/time-zone.ts';
 import { unwrap, type ApiResult } from '../api-client.ts';
 import { redirectWithFlash } from '../respond.ts';
 import type { DashboardContext } from '../env.ts';
-import { Badge, canWrite, CsrfField, Empty, ErrorBox, Layout, Pager, Time, ZoneNote, type Viewer } from '../view.tsx';
+import { Badge, canWrite, CsrfField, Empty, ErrorBox, Layout, Pager, Time, WriteNeeded, ZoneNote, type Viewer } from '../view.tsx';
 import type { DashboardApp, PageDeps } from './deps.ts';
 import { applyEdit, draftsFromForm, draftsFromSteps, stepsFromDrafts, type StepDraft } from '../script-form.ts';
 import { StepsEditor } from './script-editor.tsx';
@@ -109,6 +109,7 @@ export function catalogPages(app: DashboardApp, { clock }: PageDeps) {
   type ScriptValues = { id?: string; name: string; single: boolean; view: 'steps' | 'json'; drafts: StepDraft[]; json: string };
   const scriptForm = (c: DashboardContext, values: ScriptValues, error?: ApiError) => {
     const viewer = c.get('viewer');
+    if (!canWrite(viewer)) return writeNeededPage(c, values.id ? `Edit script: ${values.name}` : 'New script', '/scripts', values.id ? 'Editing a script' : 'Writing a script');
     const action = values.id ? `/scripts/${values.id}` : '/scripts/new';
     const editPath = values.id ? `/scripts/${values.id}/edit` : '/scripts/new';
     return c.html(
@@ -250,6 +251,7 @@ export function catalogPages(app: DashboardApp, { clock }: PageDeps) {
   type ScorecardValues = { id?: string; name: string; description: string; threshold: string; view: 'steps' | 'json'; drafts: ParameterDraft[]; parameters: string };
   const scorecardForm = (c: DashboardContext, values: ScorecardValues, error?: ApiError) => {
     const viewer = c.get('viewer');
+    if (!canWrite(viewer)) return writeNeededPage(c, values.id ? `Edit scorecard: ${values.name}` : 'New scorecard', '/scorecards', values.id ? 'Editing a scorecard' : 'Creating a scorecard');
     const action = values.id ? `/scorecards/${values.id}` : '/scorecards/new';
     const editPath = values.id ? `/scorecards/${values.id}/edit` : '/scorecards/new';
     return c.html(
@@ -465,4 +467,14 @@ export function catalogPages(app: DashboardApp, { clock }: PageDeps) {
     if (!result.ok) return redirectWithFlash(c, '/do-not-call', 'error', result.error.message);
     return redirectWithFlash(c, '/do-not-call', 'ok', 'Number removed from the list.');
   });
+}
+
+/** A form page for a viewer who may not write: the page's title and the notice instead of the form. */
+function writeNeededPage(c: DashboardContext, title: string, path: string, action: string) {
+  const viewer = c.get('viewer');
+  return c.html(
+    <Layout title={title} viewer={viewer} path={path}>
+      <WriteNeeded viewer={viewer} action={action} />
+    </Layout>,
+  );
 }

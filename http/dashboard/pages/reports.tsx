@@ -6,7 +6,7 @@ import { REPORT_TYPE_DEFINITIONS } from '../../../processes/reports/types/index.
 import { unwrap } from '../api-client.ts';
 import type { DashboardContext } from '../env.ts';
 import { redirectWithFlash } from '../respond.ts';
-import { Badge, canWrite, CsrfField, Empty, ErrorBox, inPlace, Layout, Pager, Time, ZoneNote, type Viewer } from '../view.tsx';
+import { Badge, canWrite, CsrfField, Empty, ErrorBox, inPlace, Layout, Pager, Time, WriteNeeded, ZoneNote, type Viewer } from '../view.tsx';
 import type { DashboardApp, PageDeps } from './deps.ts';
 
 type ApiError = { code: string; message: string; details: Record<string, unknown> };
@@ -289,7 +289,7 @@ function ReportFormView({ viewer, form, error }: { viewer: Viewer; form: ReportF
   );
   const described = (name: string, hint = false) => [hint ? `rf-${name}-hint` : '', errorField === name ? `rf-${name}-error` : ''].filter(Boolean).join(' ') || undefined;
   const invalid = (name: string) => (errorField === name ? 'true' : undefined);
-  if (!canWrite(viewer)) return <p class="flash flash-error">Creating a report needs a Read-Write or Admin key; you are signed in with a {viewer.scope} key.</p>;
+  if (!canWrite(viewer)) return <WriteNeeded viewer={viewer} action="Creating a report" />;
   return (
     <form method="post" action="/reports/new" class="card" novalidate>
       <CsrfField viewer={viewer} />

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { unwrap } from '../api-client.ts';
 import { redirectWithFlash } from '../respond.ts';
 import { Badge, CsrfField, Empty, isAdmin, Layout, Pager, Time, ZoneNote, type Viewer } from '../view.tsx';
@@ -10,6 +11,7 @@ interface ApiKey { id: string; name: string; scope: string; created_at: string; 
 interface ListPage<T> { data: T[]; total: number; limit: number; offset: number }
 
 const SCOPES = ['Read-Only', 'Read-Write', 'Admin'] as const;
+const FORM_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 export function settingsPages(app: DashboardApp, _deps: PageDeps) {
   const render = async (c: DashboardContext, created?: ApiKey, packsState?: PacksFormState) => {
@@ -21,6 +23,7 @@ export function settingsPages(app: DashboardApp, _deps: PageDeps) {
     const keys = isAdmin(viewer) ? unwrap(await api.get<ListPage<ApiKey>>('/api-keys', { offset, limit: 20 })) : undefined;
     return c.html(
       <Layout title="Settings" viewer={viewer} path="/settings">
+        {created ? <CreatedKey created={created} /> : null}
         <section class="card" aria-labelledby="ws-h">
           <h2 id="ws-h">Workspace: {workspace.name}</h2>
           <dl class="facts">
@@ -34,13 +37,6 @@ export function settingsPages(app: DashboardApp, _deps: PageDeps) {
         <CompliancePacksSection viewer={viewer} settings={compliance} state={packsState} />
         <section class="card" aria-labelledby="keys-h">
           <h2 id="keys-h">API keys</h2>
-          {created?.key ? (
-            <div class="flash flash-ok" role="status">
-              <p>Key “{created.name}” ({created.scope}) created. Copy its secret now: it is shown only this once and stored nowhere.</p>
-              <code id="new-key" class="secret">{created.key}</code>
-              <button type="button" data-copy="new-key" class="secondary">Copy</button>
-            </div>
-          ) : null}
           {!keys ? (
             <p class="muted">Only an Admin key can see and manage API keys; you are signed in with a {viewer.scope} key.</p>
           ) : (
@@ -51,6 +47,7 @@ export function settingsPages(app: DashboardApp, _deps: PageDeps) {
               <form method="post" action="/settings/api-keys" class="card">
                 <h3>Create a key</h3>
                 <CsrfField viewer={viewer} />
+                <input type="hidden" name="_form" value={randomUUID()} />
                 <div class="field"><label for="key-name">Name (who or what uses it)</label><input id="key-name" name="name" required maxlength={255} /></div>
                 <div class="field">
                   <label for="key-scope">Scope</label>
@@ -69,7 +66,10 @@ export function settingsPages(app: DashboardApp, _deps: PageDeps) {
 
   app.post('/settings/api-keys', async (c) => {
     const form = await c.req.parseBody();
-    const result = await c.get('api').send<ApiKey>('POST', '/api-keys', { name: String(form.name ?? ''), scope: String(form.scope ?? '') }, `dash-key-${String(form._csrf ?? '').slice(0, 8)}-${Date.now()}`);
+    // The form's own id makes the request idempotent: this page answers the POST itself, so a reload sends the form
+    // again, and it made a second key (with a new secret) until the form carried one.
+    const formId = typeof form._form === 'string' && FORM_ID.test(form._form) ? form._form : randomUUID();
+    const result = await c.get('api').send<ApiKey>('POST', '/api-keys', { name: String(form.name ?? ''), scope: String(form.scope ?? '') }, `dash-key-${formId}`);
     if (!result.ok) return redirectWithFlash(c, '/settings', 'error', result.error.message);
     // Answered directly (no redirect): the secret must not travel in a URL or sit in the session.
     return render(c, result.body);
@@ -94,6 +94,27 @@ export function settingsPages(app: DashboardApp, _deps: PageDeps) {
     if (!result.ok) return redirectWithFlash(c, '/settings', 'error', result.error.message);
     return redirectWithFlash(c, '/settings', 'ok', `Key “${result.body.name}” revoked: every request and session using it is refused from now on.`);
   });
+}
+
+/**
+ * At the top of the page, where the operator looks first: the new key's secret, once. A replayed form (a reload)
+ * creates nothing and gets no secret back (secrets are never stored): it says so.
+ */
+function CreatedKey({ created }: { created: ApiKey }) {
+  if (!created.key) {
+    return (
+      <div class="flash flash-error" role="status" id="key-replayed">
+        <p>This form was already sent: key “{created.name}” ({created.scope}) exists, and its secret was shown only once. If you did not copy it, revoke the key below and create another.</p>
+      </div>
+    );
+  }
+  return (
+    <div class="flash flash-ok" role="status">
+      <p>Key “{created.name}” ({created.scope}) created. Copy its secret now: it is shown only this once and stored nowhere.</p>
+      <code id="new-key" class="secret">{created.key}</code>
+      <button type="button" data-copy="new-key" class="secondary">Copy</button>
+    </div>
+  );
 }
 
 function KeyTable({ keys, viewer }: { keys: ApiKey[]; viewer: Viewer }) {

@@ -6,6 +6,7 @@ import { createRouter, defineRoute } from '../define-route.ts';
 import { ApiError } from '../errors.ts';
 import { AnalyticsSearchQuery, TranscriptSearchResponseSchema } from '../schemas/analytics-search.ts';
 import { checkTimeRange } from '../schemas/time-range.ts';
+import { validateLanguage } from '../../domain/campaign/validation.ts';
 
 const searchRoute = defineRoute({
   method: 'get',
@@ -32,6 +33,8 @@ export function analyticsSearchRoutes({ transcriptSearch }: { transcriptSearch: 
     const { workspaceId } = principalOf(c);
     const query = c.req.valid('query');
     checkTimeRange(query, { to: c.req.query('to') });
+    // A language no call can have is refused, as the other endpoints' language filters do, not answered with nothing.
+    if (query.language !== undefined) validateLanguage(query.language);
     try {
       const { total, results } = await transcriptSearch.search({
         workspaceId,

@@ -48,7 +48,9 @@ function groupFigures(group: string, totals: CallTotals) {
   // A period without calls shows every metric as 0 (the spec's rule for empty days).
   const empty = totals.total_calls === 0;
   return {
-    group,
+    // The read model keys calls without a campaign or an agent by '' (SQLite keys treat NULLs as distinct); the API
+    // says null, as the reports do for the same calls.
+    group: group === '' ? null : group,
     total_calls: totals.total_calls,
     connected_calls: totals.connected_calls,
     avg_duration_seconds: empty ? 0 : averageOf(totals.duration_sum, totals.connected_calls),

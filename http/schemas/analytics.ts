@@ -24,7 +24,7 @@ const average = (description: string) => z.number().nullable().openapi({ descrip
 
 const GroupSchema = z
   .object({
-    group: z.string().openapi({ description: 'day/week: the period start date (YYYY-MM-DD, in `timezone`); agent/campaign: the id ("" for calls without one); language: the code.' }),
+    group: z.string().nullable().openapi({ description: 'day/week: the period start date (YYYY-MM-DD, in `timezone`); agent/campaign: the id (null for the calls without one: single calls without an agent, standalone jobs; as in the reports); language: the code.' }),
     total_calls: z.int(),
     connected_calls: z.int(),
     avg_duration_seconds: average('Over connected calls; 0 for a period without calls, null when calls but none connected.'),

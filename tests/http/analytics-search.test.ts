@@ -143,6 +143,8 @@ test('bad parameters: 400 invalid_parameter with field, provided and expected', 
     [{ query: 'x', from: 'yesterday' }, { field: 'from', provided: 'yesterday', expected: 'an ISO 8601 date-time such as 2026-03-01T10:00:00Z, or a date such as 2026-03-01' }],
     [{ query: 'x', from: '2026-03-02', to: '2026-03-01' }, { field: 'to', provided: '2026-03-01', expected: 'a time not before from' }],
     [{ query: 'x', language: 'Hindi' }, { field: 'language', provided: 'Hindi', expected: 'BCP-47 language code <language>-<REGION>, e.g. hi-IN' }],
+    // Shaped like BCP-47 but no call can have it: refused as by every other language filter (it answered 200, empty).
+    [{ query: 'x', language: 'fr-FR' }, { field: 'language', provided: 'fr-FR', expected: 'one of hi-IN, ta-IN, en-IN, te-IN, mr-IN, en-US, en-GB' }],
     [{ query: 'x', speaker: '' }, { field: 'speaker', provided: '', expected: 'a string of at least 1 character' }],
   ];
   for (const [query, details] of cases) {

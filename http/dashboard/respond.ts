@@ -1,3 +1,4 @@
+import type { Flash } from './sessions.ts';
 import type { DashboardContext } from './env.ts';
 
 /** A path of ours to go back to after a form (never another site: `//evil` is refused). */
@@ -6,7 +7,7 @@ export function localPath(value: unknown, fallback = '/'): string {
 }
 
 /** For a page that answers a form: the next page (303, POST-redirect-GET), with a one-time message. */
-export function redirectWithFlash(c: DashboardContext, to: string, kind: 'ok' | 'error', text: string) {
-  c.get('session').flash = { kind, text };
+export function redirectWithFlash(c: DashboardContext, to: string, kind: 'ok' | 'error', text: string, values?: Flash['values']) {
+  c.get('session').flash = { kind, text, ...(values ? { values } : {}) };
   return c.redirect(localPath(to), 303);
 }

@@ -22,7 +22,17 @@ export interface Session {
   /** When this session last wrote its key's "last used" (throttled). */
   useRecordedMs?: number;
   /** One message for the next page (after a redirect), then gone (memory only). */
-  flash?: { kind: 'ok' | 'error'; text: string };
+  flash?: Flash;
+}
+
+/**
+ * A one-time message; after a refused form, also what was typed (never a secret), so that the page the redirect
+ * lands on fills the form in again instead of making the operator type it all again.
+ */
+export interface Flash {
+  kind: 'ok' | 'error';
+  text: string;
+  values?: Record<string, string | string[]>;
 }
 
 const token = () => randomBytes(32).toString('base64url');

@@ -1,3 +1,4 @@
+import type { Flash } from './sessions.ts';
 import { raw } from 'hono/html';
 import type { Child } from 'hono/jsx';
 
@@ -11,7 +12,20 @@ export interface Viewer {
   workspaceId: string;
   timeZone: string;
   csrfToken: string;
-  flash?: { kind: 'ok' | 'error'; text: string };
+  flash?: Flash;
+}
+
+/** What the refused form of the last request held in `name` (after redirectWithFlash with values), or ''. */
+export function typed(viewer: Viewer, name: string): string {
+  const value = viewer.flash?.values?.[name];
+  return typeof value === 'string' ? value : '';
+}
+
+/** The boxes of `name` the refused form had ticked, or null when no form was refused. */
+export function ticked(viewer: Viewer, name: string): readonly string[] | null {
+  const value = viewer.flash?.values?.[name];
+  if (value === undefined) return viewer.flash?.values ? [] : null;
+  return typeof value === 'string' ? [value] : value;
 }
 
 export const canWrite = (viewer: Viewer) => viewer.scope !== 'Read-Only';
@@ -193,6 +207,17 @@ export function Pager({ path, query, total, limit, offset }: { path: string; que
     params.set('offset', String(at));
     return `${path}?${params}`;
   };
+  // Past the end (an old link, a hand-typed offset): say so and link back to the last page, not "100001–66 of 66".
+  const lastPage = Math.max(0, Math.floor((total - 1) / limit) * limit);
+  if (offset >= total) {
+    return (
+      <nav class="pager" aria-label="Pages">
+        <a href={link(lastPage)}>← Last page</a>
+        <span class="muted">Nothing here: {total} in all.</span>
+        <span />
+      </nav>
+    );
+  }
   return (
     <nav class="pager" aria-label="Pages">
       {offset > 0 ? <a href={link(Math.max(0, offset - limit))}>← Previous</a> : <span />}

@@ -492,6 +492,20 @@ dashboard('every other page renders, is accessible and escapes what users typed'
   await page.waitForURL(/agent_id=agt_/);
   assert.match(await page.textContent('main') ?? '', /No call matches these filters/);
   await page.goto(`${server.baseUrl}/do-not-call`);
+  // A refused form comes back filled in (it came back empty): the operator corrects the number, not the whole form.
+  await page.fill('#dnc-phone', '98765');
+  await page.fill('#dnc-reason', 'ग्राहक ने मना किया');
+  await page.click('button:has-text("Add to the list")');
+  assert.match(await page.textContent('.flash') ?? '', /E\.164/);
+  assert.equal([await page.inputValue('#dnc-phone'), await page.inputValue('#dnc-reason')], ['98765', 'ग्राहक ने मना किया']);
+  await page.goto(`${server.baseUrl}/agents`);
+  await page.fill('#a-name', 'மீனா');
+  await page.fill('#a-phone', '+919810000777');
+  await page.click('button:has-text("Add agent")');
+  assert.match(await page.textContent('.flash') ?? '', /languages/);
+  assert.equal([await page.inputValue('#a-name'), await page.inputValue('#a-phone')], ['மீனா', '+919810000777']);
+  await page.goto(`${server.baseUrl}/do-not-call`);
+  assert.is(await page.inputValue('#dnc-phone'), '', 'the values were for the page after the refusal only');
   await page.fill('#dnc-phone', '+919810000555');
   await page.click('button:has-text("Add to the list")');
   assert.match(await page.textContent('.flash') ?? '', /will not be called/);

@@ -1,6 +1,6 @@
 import { DISPOSITIONS } from '../../../domain/shared/disposition.ts';
 import { SUPPORTED_LANGUAGES } from '../../../domain/shared/language.ts';
-import { addDays, startOfLocalDate } from '../../../domain/shared/time-zone.ts';
+import { addDays, isCalendarDate, startOfLocalDate } from '../../../domain/shared/time-zone.ts';
 import { ApiCallError, unwrap, type ApiResult } from '../api-client.ts';
 import { inPlace, Badge, Empty, ErrorBox, Layout, Pager, Time, ZoneNote } from '../view.tsx';
 import type { DashboardApp, PageDeps } from './deps.ts';
@@ -99,8 +99,11 @@ export function callPages(app: DashboardApp, _deps: PageDeps) {
     };
     const offset = Number(c.req.query('offset') ?? 0) || 0;
     // Dates are the viewer's local days; the API takes instants.
-    const from = query.from && DATE.test(query.from) ? startOfLocalDate(query.from, zone).toISOString() : undefined;
-    const to = query.to && DATE.test(query.to) ? new Date(startOfLocalDate(addDays(query.to, 1), zone).getTime() - 1).toISOString() : undefined;
+    // A value that is no local day goes to the API as it is, which refuses it (the page shows why) rather than
+    // listing every call as if no date had been given.
+    const isDay = (value: string) => DATE.test(value) && isCalendarDate(...(value.split('-').map(Number) as [number, number, number]));
+    const from = query.from ? (isDay(query.from) ? startOfLocalDate(query.from, zone).toISOString() : query.from) : undefined;
+    const to = query.to ? (isDay(query.to) ? new Date(startOfLocalDate(addDays(query.to, 1), zone).getTime() - 1).toISOString() : query.to) : undefined;
     const [result, agents] = await Promise.all([
       c.get('api').get<{ data: CallListItem[]; total: number; limit: number; offset: number }>('/calls', { ...query, from, to, offset, limit: 25 }),
       c.get('api').get<{ data: Array<{ id: string; name: string }> }>('/agents', { limit: 100 }),

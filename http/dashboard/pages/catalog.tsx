@@ -5,7 +5,7 @@ import { addDays, localDateOf } from '../../../domain/shared/time-zone.ts';
 import { unwrap, type ApiResult } from '../api-client.ts';
 import { redirectWithFlash } from '../respond.ts';
 import type { DashboardContext } from '../env.ts';
-import { Badge, canWrite, CsrfField, Empty, ErrorBox, Layout, Pager, Time, WriteNeeded, ZoneNote, type Viewer } from '../view.tsx';
+import { Badge, canWrite, CsrfField, Empty, ErrorBox, Layout, Pager, ticked, Time, typed, WriteNeeded, ZoneNote, type Viewer } from '../view.tsx';
 import type { DashboardApp, PageDeps } from './deps.ts';
 import { applyEdit, draftsFromForm, draftsFromSteps, stepsFromDrafts, type StepDraft } from '../script-form.ts';
 import { StepsEditor } from './script-editor.tsx';
@@ -336,18 +336,32 @@ export function catalogPages(app: DashboardApp, { clock }: PageDeps) {
   });
 
   // ---------------------------------------------------------------- Agents
-  const agentForm = (viewer: Viewer, agent?: Agent) => (
-    <form method="post" action={agent ? `/agents/${agent.id}` : '/agents'} class="card">
-      <h2>{agent ? 'Edit agent' : 'Add an agent'}</h2>
-      <CsrfField viewer={viewer} />
-      <div class="field"><label for="a-name">Name</label><input id="a-name" name="name" required value={agent?.name ?? ''} /></div>
-      <fieldset class="field"><legend>Languages</legend>{SUPPORTED_LANGUAGES.map((language) => <label><input type="checkbox" name="languages" value={language} checked={agent?.languages.includes(language)} /> {language} </label>)}</fieldset>
-      <div class="field"><label for="a-phone">Phone (E.164)</label><input id="a-phone" name="phone" value={agent?.phone ?? ''} placeholder="+919812345678" /></div>
-      <div class="field"><label for="a-sip">or SIP URI</label><input id="a-sip" name="sip_uri" value={agent?.sip_uri ?? ''} placeholder="sip:asha@pbx.example.com" /></div>
-      <div class="field"><label for="a-status">Status</label><select id="a-status" name="status">{AGENT_STATUSES.map((status) => <option value={status} selected={(agent?.status ?? 'available') === status}>{status}</option>)}</select></div>
-      <button type="submit">{agent ? 'Save' : 'Add agent'}</button>
-    </form>
-  );
+  const agentForm = (viewer: Viewer, agent?: Agent) => {
+    // After a refused save, what the operator typed, not what is stored.
+    const refused = viewer.flash?.values !== undefined;
+    const value = (name: 'name' | 'phone' | 'sip_uri' | 'status') => (refused ? typed(viewer, name) : (agent?.[name] ?? ''));
+    const languages = ticked(viewer, 'languages') ?? agent?.languages ?? [];
+    return (
+      <form method="post" action={agent ? `/agents/${agent.id}` : '/agents'} class="card">
+        <h2>{agent ? 'Edit agent' : 'Add an agent'}</h2>
+        <CsrfField viewer={viewer} />
+        <div class="field"><label for="a-name">Name</label><input id="a-name" name="name" required value={value('name')} /></div>
+        <fieldset class="field"><legend>Languages</legend>{SUPPORTED_LANGUAGES.map((language) => <label><input type="checkbox" name="languages" value={language} checked={languages.includes(language)} /> {language} </label>)}</fieldset>
+        <div class="field"><label for="a-phone">Phone (E.164)</label><input id="a-phone" name="phone" value={value('phone')} placeholder="+919812345678" /></div>
+        <div class="field"><label for="a-sip">or SIP URI</label><input id="a-sip" name="sip_uri" value={value('sip_uri')} placeholder="sip:asha@pbx.example.com" /></div>
+        <div class="field"><label for="a-status">Status</label><select id="a-status" name="status">{AGENT_STATUSES.map((status) => <option value={status} selected={(value('status') || 'available') === status}>{status}</option>)}</select></div>
+        <button type="submit">{agent ? 'Save' : 'Add agent'}</button>
+      </form>
+    );
+  };
+  /** The agent form's fields as typed, for the page after a refusal. */
+  const agentTyped = (form: Record<string, unknown>) => ({
+    name: String(form.name ?? ''),
+    languages: ([] as unknown[]).concat(form.languages ?? []).map(String),
+    phone: String(form.phone ?? ''),
+    sip_uri: String(form.sip_uri ?? ''),
+    status: String(form.status ?? 'available'),
+  });
   const agentBody = (form: Record<string, unknown>) => ({
     name: String(form.name ?? ''),
     languages: ([] as unknown[]).concat(form.languages ?? []).map(String),
@@ -382,8 +396,9 @@ export function catalogPages(app: DashboardApp, { clock }: PageDeps) {
     );
   });
   app.post('/agents', async (c) => {
-    const result = await c.get('api').send<Agent>('POST', '/agents', agentBody(await c.req.parseBody({ all: true })));
-    if (!result.ok) return redirectWithFlash(c, '/agents', 'error', result.error.message);
+    const form = await c.req.parseBody({ all: true });
+    const result = await c.get('api').send<Agent>('POST', '/agents', agentBody(form));
+    if (!result.ok) return redirectWithFlash(c, '/agents', 'error', result.error.message, agentTyped(form));
     return redirectWithFlash(c, '/agents', 'ok', `Agent ${result.body.name} added.`);
   });
   app.get('/agents/:id', async (c) => {
@@ -406,8 +421,9 @@ export function catalogPages(app: DashboardApp, { clock }: PageDeps) {
   });
   app.post('/agents/:id', async (c) => {
     const id = c.req.param('id');
-    const result = await c.get('api').send<Agent>('PATCH', `/agents/${encodeURIComponent(id)}`, agentBody(await c.req.parseBody({ all: true })));
-    if (!result.ok) return redirectWithFlash(c, `/agents/${id}`, 'error', result.error.message);
+    const form = await c.req.parseBody({ all: true });
+    const result = await c.get('api').send<Agent>('PATCH', `/agents/${encodeURIComponent(id)}`, agentBody(form));
+    if (!result.ok) return redirectWithFlash(c, `/agents/${id}`, 'error', result.error.message, agentTyped(form));
     return redirectWithFlash(c, `/agents/${id}`, 'ok', 'Saved.');
   });
   app.post('/agents/:id/delete', async (c) => {
@@ -448,8 +464,8 @@ export function catalogPages(app: DashboardApp, { clock }: PageDeps) {
           <form method="post" action="/do-not-call" class="card">
             <h2>Add a number</h2>
             <CsrfField viewer={viewer} />
-            <div class="field"><label for="dnc-phone">Phone (E.164)</label><input id="dnc-phone" name="phone" required placeholder="+919876543210" /></div>
-            <div class="field"><label for="dnc-reason">Reason (optional)</label><input id="dnc-reason" name="reason" maxlength={500} class="wide" /></div>
+            <div class="field"><label for="dnc-phone">Phone (E.164)</label><input id="dnc-phone" name="phone" required placeholder="+919876543210" value={typed(viewer, 'phone')} /></div>
+            <div class="field"><label for="dnc-reason">Reason (optional)</label><input id="dnc-reason" name="reason" maxlength={500} class="wide" value={typed(viewer, 'reason')} /></div>
             <button type="submit">Add to the list</button>
           </form>
         ) : null}
@@ -459,7 +475,7 @@ export function catalogPages(app: DashboardApp, { clock }: PageDeps) {
   app.post('/do-not-call', async (c) => {
     const form = await c.req.parseBody();
     const result = await c.get('api').send('POST', '/suppressions', { phone: String(form.phone ?? '').trim(), ...(form.reason ? { reason: String(form.reason) } : {}) });
-    if (!result.ok) return redirectWithFlash(c, '/do-not-call', 'error', result.error.message);
+    if (!result.ok) return redirectWithFlash(c, '/do-not-call', 'error', result.error.message, { phone: String(form.phone ?? ''), reason: String(form.reason ?? '') });
     return redirectWithFlash(c, '/do-not-call', 'ok', 'Number added: it will not be called.');
   });
   app.post('/do-not-call/:phone/delete', async (c) => {

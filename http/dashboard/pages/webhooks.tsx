@@ -2,7 +2,7 @@ import { DELIVERY_STATUSES } from '../../../domain/webhook-delivery.ts';
 import { WEBHOOK_EVENT_NAMES } from '../../../domain/webhook.ts';
 import { unwrap } from '../api-client.ts';
 import { redirectWithFlash } from '../respond.ts';
-import { Badge, canWrite, CsrfField, Empty, ErrorBox, Layout, Pager, Time, ZoneNote } from '../view.tsx';
+import { Badge, canWrite, CsrfField, Empty, ErrorBox, Layout, Pager, ticked, Time, typed, ZoneNote } from '../view.tsx';
 import type { DashboardApp, PageDeps } from './deps.ts';
 
 interface Webhook {
@@ -62,11 +62,11 @@ export function webhookPages(app: DashboardApp, _deps: PageDeps) {
           <form method="post" action="/webhooks" class="card">
             <h2>Register a webhook</h2>
             <CsrfField viewer={viewer} />
-            <div class="field"><label for="url">URL (https://, reachable from this server)</label><input id="url" name="url" type="url" required class="wide" placeholder="https://example.com/hooks/calls" /></div>
+            <div class="field"><label for="url">URL (https://, reachable from this server)</label><input id="url" name="url" type="url" required class="wide" placeholder="https://example.com/hooks/calls" value={typed(viewer, 'url')} /></div>
             <fieldset class="field">
               <legend>Events</legend>
-              <label><input type="checkbox" name="events" value="*" checked /> All events</label>
-              {WEBHOOK_EVENT_NAMES.map((name) => <label><input type="checkbox" name="events" value={name} /> {name}</label>)}
+              <label><input type="checkbox" name="events" value="*" checked={(ticked(viewer, 'events') ?? ['*']).includes('*')} /> All events</label>
+              {WEBHOOK_EVENT_NAMES.map((name) => <label><input type="checkbox" name="events" value={name} checked={(ticked(viewer, 'events') ?? []).includes(name)} /> {name}</label>)}
             </fieldset>
             <div class="field"><label for="secret">Signing secret (optional; signs every delivery)</label><input id="secret" name="secret" type="password" autocomplete="off" /></div>
             <button type="submit">Register</button>
@@ -81,7 +81,8 @@ export function webhookPages(app: DashboardApp, _deps: PageDeps) {
     const events = ([] as unknown[]).concat(form.events ?? []).map(String);
     const body = { url: String(form.url ?? ''), events: events.includes('*') ? ['*'] : events, ...(form.secret ? { secret: String(form.secret) } : {}) };
     const result = await c.get('api').send<Webhook>('POST', '/webhooks', body);
-    if (!result.ok) return redirectWithFlash(c, '/webhooks', 'error', result.error.message);
+    // The URL and events come back filled in; the signing secret is never kept, even for one page.
+    if (!result.ok) return redirectWithFlash(c, '/webhooks', 'error', result.error.message, { url: body.url, events });
     return redirectWithFlash(c, `/webhooks/${result.body.id}`, 'ok', 'Webhook registered.');
   });
 

@@ -1,3 +1,4 @@
+import { characterCount } from '../shared/text/character-count.ts';
 import { CALL_PURPOSE_DESCRIPTION, isCallPurpose, validateReservedFields } from '../compliance/contact-fields.ts';
 import { DomainError } from '../shared/errors.ts';
 import { E164_DESCRIPTION, isE164 } from '../shared/phone.ts';
@@ -71,7 +72,7 @@ export function validateSchedule(schedule: CampaignSchedule | null | undefined):
 }
 
 export function validateCreateCampaign(data: CreateCampaign['data']): ValidCampaign {
-  if (typeof data.name !== 'string' || data.name.trim().length === 0 || data.name.length > MAX_NAME_LENGTH) {
+  if (typeof data.name !== 'string' || data.name.trim().length === 0 || characterCount(data.name) > MAX_NAME_LENGTH) {
     throw invalidParameter('name', data.name, `a non-empty string of at most ${MAX_NAME_LENGTH} characters`);
   }
   if (typeof data.script_id !== 'string' || data.script_id.length === 0) throw invalidParameter('script_id', data.script_id, 'a script id');

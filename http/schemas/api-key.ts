@@ -1,12 +1,12 @@
 import { z } from '@hono/zod-openapi';
 import { API_KEY_SCOPES } from '../../domain/api-key.ts';
-import { Timestamp, listEnvelope } from './common.ts';
+import { Timestamp, listEnvelope, nameText } from './common.ts';
 
 export const ApiKeyScopeSchema = z.enum(API_KEY_SCOPES).openapi({ description: 'Read-Only: GET only. Read-Write: also POST, PUT, PATCH, DELETE. Admin: also API keys.' });
 
 export const CreateApiKeyBody = z
   .strictObject({
-    name: z.string().trim().min(1).max(255).openapi({ example: 'CRM integration' }),
+    name: nameText().openapi({ example: 'CRM integration' }),
     scope: ApiKeyScopeSchema,
   })
   .openapi('CreateApiKey');

@@ -1,3 +1,4 @@
+import { characterCount } from '../../domain/shared/text/character-count.ts';
 import { z } from '@hono/zod-openapi';
 import { ERROR_CODES } from '../errors.ts';
 
@@ -71,3 +72,16 @@ export function idParams(example: string) {
 }
 
 export const Timestamp = z.string().openapi({ format: 'date-time', example: '2026-03-01T10:00:00.000Z' });
+
+/**
+ * A name of 1 to `max` characters after trimming, counted as the spec's "Max 255 characters" and the document's
+ * `maxLength` count them (code points; zod's `.max` counts UTF-16 units, so 128 emoji were refused).
+ */
+export function nameText(max = 255) {
+  return z
+    .string()
+    .trim()
+    .min(1)
+    .refine((value) => characterCount(value) <= max, { error: `a string of at most ${max} characters` })
+    .openapi({ maxLength: max });
+}

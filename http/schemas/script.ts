@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { SCRIPT_INTENTS } from '../../domain/script-types.ts';
 import { DISPOSITIONS } from '../../domain/shared/disposition.ts';
-import { Timestamp, listEnvelope, optionalIntegerQuery } from './common.ts';
+import { Timestamp, listEnvelope, nameText, optionalIntegerQuery } from './common.ts';
 
 /**
  * The body of POST /v1/scripts and PUT /v1/scripts/{id}: the shape of a script (types, ranges, known fields).
@@ -57,7 +57,7 @@ export const ScriptStepSchema = z
 
 export const ScriptBody = z
   .strictObject({
-    name: z.string().trim().min(1).max(255).openapi({ example: 'Loan renewal' }),
+    name: nameText().openapi({ example: 'Loan renewal' }),
     single_call_enabled: z.boolean().default(false).openapi({ description: 'Whether POST /v1/calls may use the script.' }),
     steps: z.array(ScriptStepSchema).min(1).max(100).openapi({ description: 'The conversation; it starts at the first step.' }),
   })

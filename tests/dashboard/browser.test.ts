@@ -184,6 +184,13 @@ dashboard('start, live progress over SSE, pause, resume; the clock moves and the
   assert.ok(await page.locator('button:has-text("Resume")').count());
   await page.click('button:has-text("Resume")');
   await page.waitForSelector('text=Campaign running.');
+  // Paused elsewhere (the API) while the page is open: the page follows with the buttons of the new status (it kept
+  // offering Pause, refused when clicked).
+  assert.is((await api.patch(`/v1/campaigns/${campaignId}`, { action: 'pause' })).status, 200);
+  await page.waitForSelector('main .actions button:has-text("Resume")', { timeout: 15_000 });
+  assert.is(await page.locator('main .actions button:has-text("Pause")').count(), 0);
+  await page.click('button:has-text("Resume")');
+  await page.waitForSelector('text=Campaign running.');
   const marker = await liveMarker();
   // Past the retry interval the retries run: the progress on the open page moves by itself.
   await advanceClock(6 * 60);
@@ -491,6 +498,13 @@ dashboard('every other page renders, is accessible and escapes what users typed'
   await page.click('button:has-text("Filter")');
   await page.waitForURL(/agent_id=agt_/);
   assert.match(await page.textContent('main') ?? '', /No call matches these filters/);
+  // A page past the end says so and links back (it read "100001–N of N"); a date that is no day is refused, not ignored.
+  await page.goto(`${server.baseUrl}/calls?offset=100000`);
+  assert.match(await page.textContent('nav.pager') ?? '', /Nothing here/);
+  assert.is(await page.locator('nav.pager a:has-text("Last page")').count(), 1);
+  await page.goto(`${server.baseUrl}/calls?from=garbage`);
+  assert.match(await page.textContent('main') ?? '', /from/);
+  assert.is(await page.locator('main table tbody tr').count(), 0, 'no call listed as if the date had not been given');
   await page.goto(`${server.baseUrl}/do-not-call`);
   // A refused form comes back filled in (it came back empty): the operator corrects the number, not the whole form.
   await page.fill('#dnc-phone', '98765');

@@ -102,11 +102,18 @@ campaigns('create: the optional settings as given', async () => {
   const created = await create({ max_attempts: 3, retry_interval_minutes: 30, recording_enabled: false, calling_hours: null, caller_id: '+911600123456' });
   assert.equal([created.max_attempts, created.retry_interval_minutes, created.recording_enabled, created.calling_hours, created.schedule, created.caller_id], [3, 30, false, null, null, '+911600123456']);
   assert.is((await api.get(`/v1/campaigns/${created.id}`)).body.caller_id, '+911600123456');
+  // A name's 255 characters are code points, as the spec and the document's maxLength count them: 128 emoji are 128
+  // (in a workspace of its own: the validation test checks every campaign here is named as its valid body).
+  const emoji = client(server, (await createWorkspace(server, 'Emoji names')).key);
+  const scriptOfEmoji = (await emoji.post('/v1/scripts', loanRenewalScript())).body.id as string;
+  assert.is((await emoji.post('/v1/campaigns', body({ name: '😀'.repeat(128), script_id: scriptOfEmoji }))).status, 201);
 });
 
 campaigns('validation: every rule of the body, with the field, the value and what was expected', async () => {
   assert.equal(await invalid({ name: 'x'.repeat(256) }), { field: 'name', provided: 'x'.repeat(256), expected: 'a non-empty string of at most 255 characters' });
   assert.equal(await invalid({ name: '   ' }), { field: 'name', provided: '   ', expected: 'a non-empty string of at most 255 characters' });
+  const tooLong = await invalid({ name: '😀'.repeat(256) });
+  assert.equal([tooLong.field, tooLong.expected], ['name', 'a non-empty string of at most 255 characters']);
   assert.equal(await invalid({ language: 'hindi' }), { field: 'language', provided: 'hindi', expected: BCP47_DESCRIPTION });
   assert.equal(await invalid({ voicemail: 'beep' }), { field: 'voicemail', provided: 'beep', expected: 'hang_up or leave_message' });
   assert.equal(await invalid({ voicemail: 'leave_message' }), { field: 'voicemail', provided: 'leave_message', expected: 'hang_up, or a script with a step whose id is "voicemail"' });

@@ -121,6 +121,10 @@ scripts('validation: shape errors name the field path, the value and what was ex
 
   const noName = { ...script(), name: undefined };
   assert.equal(await invalid(noName), { field: 'name', provided: null, expected: 'a string' });
+  // A name's limit counts characters (code points), as the document's maxLength does: 128 emoji are 128.
+  assert.is((await api.post('/v1/scripts', { ...script(), name: '😀'.repeat(128) })).status, 201);
+  const tooLong = await invalid({ ...script(), name: 'x'.repeat(256) });
+  assert.equal([tooLong.field, tooLong.expected], ['name', 'a string of at most 255 characters']);
 
   const noSay = script() as unknown as { steps: Array<Record<string, unknown>> };
   delete noSay.steps[2]!.say;

@@ -85,9 +85,14 @@
     var live = document.querySelector('[data-live-progress]');
     if (live && window.EventSource) {
       var source = new EventSource(live.getAttribute('data-live-progress'));
+      var shownStatus = (live.querySelector('[data-status]') || live).getAttribute('data-status');
       source.addEventListener('progress', function (event) {
         live.innerHTML = event.data;
         live.setAttribute('data-updated', String(Date.now()));
+        // Started, paused or resumed elsewhere (the API, another operator): reload, so the buttons offered are the
+        // ones the new status allows (a stale "Start now" on a running campaign was refused when clicked).
+        var now = live.querySelector('[data-status]');
+        if (now && shownStatus && now.getAttribute('data-status') !== shownStatus) window.location.reload();
       });
       // Finished: reload once, so the page shows the final calls and only the actions still possible.
       source.addEventListener('end', function () { source.close(); window.location.reload(); });

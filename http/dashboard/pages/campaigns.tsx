@@ -257,7 +257,7 @@ function ProgressBar({ campaign }: { campaign: Campaign }) {
 function Progress({ campaign }: { campaign: Campaign }) {
   const done = finishedContacts(campaign);
   return (
-    <div>
+    <div data-status={campaign.status}>
       <p>
         <Badge value={campaign.status} /> <strong data-testid="done">{done}</strong> of {campaign.total_contacts} contacts done ·{' '}
         <span data-testid="calls-made">{campaign.calls_made}</span> calls made · {campaign.calls_connected} connected

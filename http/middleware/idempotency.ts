@@ -13,6 +13,15 @@ export const IN_FLIGHT_WAIT_MS = 10_000;
 export const IDEMPOTENCY_KEY_PATTERN = /^[\x20-\x7E]{1,255}$/;
 export const IDEMPOTENCY_KEY_EXPECTED = '1 to 255 printable ASCII characters (a UUID is recommended)';
 
+/**
+ * A header value as the client typed it: header bytes arrive as Latin-1, so a key sent in UTF-8 (हिंदी, by curl)
+ * read as mojibake when echoed in `provided`. Bytes that are no UTF-8 stay Latin-1 (what fetch sends for "naïve").
+ */
+function asTyped(value: string): string {
+  const utf8 = Buffer.from(value, 'latin1').toString('utf8');
+  return utf8.includes('\uFFFD') ? value : utf8;
+}
+
 interface InFlight {
   fingerprint: string;
   done: Promise<void>;
@@ -65,7 +74,7 @@ export class Idempotency {
     if (c.req.method !== 'POST') return next();
     const key = c.req.header('idempotency-key');
     if (key === undefined) return next();
-    if (!IDEMPOTENCY_KEY_PATTERN.test(key)) throw invalidParameter('Idempotency-Key', key, IDEMPOTENCY_KEY_EXPECTED);
+    if (!IDEMPOTENCY_KEY_PATTERN.test(key)) throw invalidParameter('Idempotency-Key', asTyped(key), IDEMPOTENCY_KEY_EXPECTED);
 
     const { workspaceId } = principalOf(c);
     const fingerprint = requestFingerprint(c.req.method, c.req.path, c.get('jsonBody'));

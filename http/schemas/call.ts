@@ -17,7 +17,10 @@ const Disposition = z.enum(DISPOSITIONS);
 const CallStatus = z.enum(['in_progress', 'completed', 'failed']);
 
 /** A metadata value becomes text in the agent's sentence: scalars only. */
-const MetadataValue = z.union([z.string().max(1_000), z.number(), z.boolean(), z.null()]);
+const MetadataValue = z.union([z.string().max(1_000), z.number(), z.boolean(), z.null()], {
+  // Said plainly: "one of the documented shapes" told a client nothing about a nested object or a list here.
+  error: 'a string of at most 1000 characters, a number, a boolean or null (no nested object or list)',
+});
 export const MAX_METADATA_KEYS = 50;
 
 export const PlaceCallBody = z

@@ -168,6 +168,9 @@ dashboard('create a campaign from a CSV: column mapping, row errors before submi
   campaignId = page.url().split('/').at(-1)!;
   assert.match(await page.textContent('.flash') ?? '', /created with 10 contacts/);
   assert.match(await page.textContent('[data-testid=purpose]') ?? '', /Recovery/);
+  // The script by its name (the page showed its id alone).
+  const scriptShown = (await page.textContent('[data-testid=script] a')) ?? '';
+  assert.not.match(scriptShown, /^scr_/, scriptShown);
   assert.is((await api.get(`/v1/campaigns/${campaignId}`)).body.purpose, 'recovery', 'the purpose reached the API');
   await assertNoXss(page);
 });
@@ -187,8 +190,10 @@ dashboard('start, live progress over SSE, pause, resume; the clock moves and the
   // Paused elsewhere (the API) while the page is open: the page follows with the buttons of the new status (it kept
   // offering Pause, refused when clicked).
   assert.is((await api.patch(`/v1/campaigns/${campaignId}`, { action: 'pause' })).status, 200);
-  await page.waitForSelector('main .actions button:has-text("Resume")', { timeout: 15_000 });
-  assert.is(await page.locator('main .actions button:has-text("Pause")').count(), 0);
+  await page.waitForSelector('main .actions a:has-text("Reload for its actions")', { timeout: 15_000 });
+  assert.is(await page.locator('main .actions button').count(), 0, 'the buttons of the old status are gone');
+  await page.click('main .actions a:has-text("Reload for its actions")');
+  await page.waitForSelector('main .actions button:has-text("Resume")');
   await page.click('button:has-text("Resume")');
   await page.waitForSelector('text=Campaign running.');
   const marker = await liveMarker();
@@ -208,6 +213,9 @@ dashboard('a call: recording in an audio player beside its transcript; a segment
   await page.click('table a:has-text("Asha")');
   await page.waitForURL(/\/calls\/cal_/);
   callId = page.url().split('/').at(-1)!.split('?')[0]!;
+  // The campaign by its name (the page showed its id alone).
+  const campaignShown = (await page.textContent('[data-testid=campaign] a')) ?? '';
+  assert.not.match(campaignShown, /^cmp_/, campaignShown);
   // The conversation is analysed after the call: reload until the transcript is there.
   await waitFor('the transcript on the call page', async () => {
     if (await page.locator('#transcript li').count()) return true;

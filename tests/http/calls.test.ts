@@ -93,7 +93,7 @@ calls('POST validation: phone, name, language, metadata, unknown fields', async 
   assert.equal(await invalid({ language: 'Hindi' }), { field: 'language', provided: 'Hindi', expected: BCP47_DESCRIPTION });
   assert.equal(await invalid({ language: 'de-DE' }), { field: 'language', provided: 'de-DE', expected: SUPPORTED_LANGUAGES_DESCRIPTION });
   assert.equal(await invalid({ metadata: { lender: 'X' } }), { field: 'metadata.amount', provided: null, expected: `a value for {amount}, which script ${scriptId} uses` });
-  assert.is((await invalid({ metadata: { ...metadata, nested: { a: 1 } } })).field, 'metadata.nested');
+  assert.equal(await invalid({ metadata: { ...metadata, nested: { a: 1 } } }), { field: 'metadata.nested', provided: { a: 1 }, expected: 'a string of at most 1000 characters, a number, a boolean or null (no nested object or list)' });
   assert.equal(await invalid({ metadata: undefined }), { field: 'metadata.amount', provided: null, expected: `a value for {amount}, which script ${scriptId} uses` });
   assert.equal(await invalid({ campaign_id: 'cmp_x' }), { field: 'campaign_id', provided: 'cmp_x', expected: 'only the documented fields' });
   assert.equal(await invalid({ phone: undefined }), { field: 'phone', provided: null, expected: 'a string' });

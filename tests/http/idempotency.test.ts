@@ -89,6 +89,10 @@ idempotency('a client error is remembered too; an invalid key is 400', async () 
   const retry = await api.post('/v1/scripts', bad, withKey('bad-1'));
   assert.is(retry.status, 400);
   assert.is(retry.headers.get('idempotent-replayed'), 'true');
+  // A key sent as UTF-8 bytes (as curl sends what was typed) is echoed as typed, not as Latin-1 mojibake.
+  const utf8Key = await api.post('/v1/scripts', loanRenewalScript(), withKey(Buffer.from('कुंजी-1', 'utf8').toString('latin1')));
+  assert.is(utf8Key.status, 400);
+  assert.is(utf8Key.body.error.details.provided, 'कुंजी-1');
   for (const key of ['x'.repeat(256), 'tab\tinside', 'naïve']) {
     const refused = await api.post('/v1/scripts', loanRenewalScript(), withKey(key));
     assert.is(refused.status, 400, key);

@@ -84,18 +84,41 @@
     // Campaign detail: live progress. The server sends the progress fragment's HTML (escaped server-side).
     var live = document.querySelector('[data-live-progress]');
     if (live && window.EventSource) {
-      var source = new EventSource(live.getAttribute('data-live-progress'));
       var shownStatus = (live.querySelector('[data-status]') || live).getAttribute('data-status');
-      source.addEventListener('progress', function (event) {
-        live.innerHTML = event.data;
-        live.setAttribute('data-updated', String(Date.now()));
-        // Started, paused or resumed elsewhere (the API, another operator): reload, so the buttons offered are the
-        // ones the new status allows (a stale "Start now" on a running campaign was refused when clicked).
-        var now = live.querySelector('[data-status]');
-        if (now && shownStatus && now.getAttribute('data-status') !== shownStatus) window.location.reload();
-      });
-      // Finished: reload once, so the page shows the final calls and only the actions still possible.
-      source.addEventListener('end', function () { source.close(); window.location.reload(); });
+      var retryMs = 2000;
+      var connect = function () {
+        var source = new EventSource(live.getAttribute('data-live-progress'));
+        source.addEventListener('progress', function (event) {
+          retryMs = 2000;
+          live.innerHTML = event.data;
+          live.setAttribute('data-updated', String(Date.now()));
+          // Started, paused or resumed elsewhere (the API, another operator): the buttons of the old status go (a stale
+          // "Start now" on a running campaign was refused when clicked), and a link reloads the page with the new ones.
+          var now = live.querySelector('[data-status]');
+          var actions = document.querySelector('main .actions');
+          if (now && actions && shownStatus && now.getAttribute('data-status') !== shownStatus && !actions.hasAttribute('data-stale')) {
+            actions.setAttribute('data-stale', '');
+            var note = document.createElement('p');
+            note.className = 'muted';
+            note.appendChild(document.createTextNode('The campaign is now ' + now.getAttribute('data-status') + '. '));
+            var again = document.createElement('a');
+            again.href = window.location.pathname;
+            again.textContent = 'Reload for its actions';
+            note.appendChild(again);
+            actions.replaceChildren(note);
+          }
+        });
+        // Finished: reload once, so the page shows the final calls and only the actions still possible.
+        source.addEventListener('end', function () { source.close(); window.location.reload(); });
+        // Refused (429: the session's live views were all still open for a moment after quick navigation) or cut: a
+        // browser gives up on a refused stream, which left the page still for good; try again, less and less often.
+        source.onerror = function () {
+          if (source.readyState !== EventSource.CLOSED) return;
+          setTimeout(connect, retryMs);
+          retryMs = Math.min(retryMs * 2, 30000);
+        };
+      };
+      connect();
     }
   });
 })();

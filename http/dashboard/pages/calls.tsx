@@ -172,6 +172,8 @@ export function callPages(app: DashboardApp, _deps: PageDeps) {
     const analysis = transcript?.ok && transcript.body.status === 'completed' && call.transcript_job_id ? await api.get<Job>(`/transcription/${encodeURIComponent(call.transcript_job_id)}`) : undefined;
     const job = analysis?.ok ? analysis.body : undefined;
     const compliance = call.answered_at ? await api.get<ComplianceAnswer>('/analytics/compliance', { call_id: call.id }) : undefined;
+    // The campaign by its name, as an operator knows it (the id alone told them nothing); the id if it cannot be read.
+    const campaign = call.campaign_id ? await api.get<{ name: string }>(`/campaigns/${encodeURIComponent(call.campaign_id)}`) : undefined;
     const startAt = Math.max(0, Number(c.req.query('t') ?? 0) || 0);
     const segments = transcript?.ok ? transcript.body.transcript ?? [] : [];
     return c.html(
@@ -179,7 +181,7 @@ export function callPages(app: DashboardApp, _deps: PageDeps) {
         <dl class="facts card">
           <dt>Phone</dt><dd>{call.contact.phone}</dd>
           <dt>Status</dt><dd><Badge value={call.status} /> <Badge value={call.disposition} />{call.failure_reason ? ` (${call.failure_reason.replaceAll('_', ' ')})` : ''}</dd>
-          <dt>Campaign</dt><dd>{call.campaign_id ? <a href={`/campaigns/${call.campaign_id}`}>{call.campaign_id}</a> : 'single call'}{call.attempt ? `, attempt ${call.attempt}` : ''}</dd>
+          <dt>Campaign</dt><dd data-testid="campaign">{call.campaign_id ? <a href={`/campaigns/${call.campaign_id}`}>{campaign?.ok ? campaign.body.name : call.campaign_id}</a> : 'single call'}{call.attempt ? `, attempt ${call.attempt}` : ''}</dd>
           <dt>Started</dt><dd><Time at={call.started_at} zone={viewer.timeZone} withZone /></dd>
           <dt>Duration</dt><dd>{secondsLabel(call.duration_seconds)}</dd>
           <dt>Language</dt><dd>{call.language}</dd>

@@ -140,6 +140,7 @@ export function campaignPages(app: DashboardApp, { readDb }: PageDeps) {
     const offset = Number(c.req.query('offset') ?? 0) || 0;
     const calls = unwrap(await api.get<ListPage<CallListItem>>('/calls', { campaign_id: id, limit: 20, offset }));
     const actions = ACTIONS[campaign.status] ?? [];
+    const script = await api.get<{ name: string }>(`/scripts/${encodeURIComponent(campaign.script_id)}`);
     return c.html(
       <Layout title={`Campaign: ${campaign.name}`} viewer={viewer} path="/campaigns">
         {canWrite(viewer) && actions.length ? (
@@ -163,7 +164,7 @@ export function campaignPages(app: DashboardApp, { readDb }: PageDeps) {
           <section class="card" aria-labelledby="settings-h">
             <h2 id="settings-h">Settings</h2>
             <dl class="facts">
-              <dt>Script</dt><dd><a href={`/scripts/${campaign.script_id}`}>{campaign.script_id}</a> (version {campaign.script_version})</dd>
+              <dt>Script</dt><dd data-testid="script"><a href={`/scripts/${campaign.script_id}`}>{script.ok ? script.body.name : campaign.script_id}</a> (version {campaign.script_version})</dd>
               <dt>Language</dt><dd>{campaign.language}</dd>
               <dt>Purpose</dt><dd data-testid="purpose">{PURPOSE_LABEL[campaign.purpose]}</dd>
               <dt>Attempts</dt><dd>up to {campaign.max_attempts}, {campaign.retry_interval_minutes} min apart</dd>

@@ -9,6 +9,7 @@ import type { WorkQueue } from '../../infra/work-queue/port.ts';
 import { runsPastRetention, unfinishedReportRuns } from '../../projections/reports.ts';
 import type { ProcessManager } from '../process-manager.ts';
 import { readModelsCaughtUp, type ReadModelsCatchUpPorts } from '../read-models-ready.ts';
+import { reportFailureMessage } from './report-failure-message.ts';
 import type { ReportPool } from './report-pool.ts';
 import { latestOccurrence, nextOccurrence, periodEndingAt } from './schedule.ts';
 
@@ -243,7 +244,7 @@ export function createReportRunAttempt(
     } catch (error) {
       // Stopping: the run stays `generating` and is resumed as the next attempt after the restart.
       if (stopped.aborted) return null;
-      const message = error instanceof Error ? error.message : String(error);
+      const message = reportFailureMessage(error, runId);
       const failed = await handle(reportId, workspaceId, { type: 'FailReportRunAttempt', runId, attempt, error: { code: 'generation_failed', message }, final: false, now: clock.now() });
       const final = failed.events.some((event) => event.type === 'ReportRunFailed');
       logger.warn({ report_id: reportId, run_id: runId, attempt, err: error, final }, final ? 'report run failed' : 'report run attempt failed; retrying');

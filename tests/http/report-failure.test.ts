@@ -17,6 +17,7 @@ test('retried, then failed with the reason; JSON still completes', async () => {
   assert.is(report.status, 'failed');
   assert.is(report.error.code, 'generation_failed');
   assert.match(report.error.message, /fonts-noto-core/);
+  assert.not.match(report.error.message, /nonexistent-fonts/, 'the server\'s paths stay in its log');
   assert.is(report.download_url, null);
   assert.ok(report.completed_at);
   assert.match(server.output(), /report run attempt failed; retrying/);

@@ -128,7 +128,7 @@ export function createHttpApp(ports: HttpPorts, overrides: Partial<HttpDependenc
   app.route('/v1', analyticsRoutes(resources));
   app.route('/v1', complianceRoutes(resources));
   app.route('/v1', recordingRoutes({ readDb, blobs, recordingLinks }));
-  app.route('/v1', analyticsSearchRoutes({ transcriptSearch: ports.transcriptSearch }));
+  app.route('/v1', analyticsSearchRoutes({ transcriptSearch: ports.transcriptSearch, readDb }));
   app.route('/v1', reportRoutes({ ...resources, blobs, reportLinks: ports.reportLinks, mailConfigured: config.SMTP_URL !== undefined }));
   // Only on a manual clock (CLOCK=manual); otherwise the path does not exist.
   const manualClock = manualClockOf(clock);

@@ -1,3 +1,4 @@
+import { preparedStatement } from './statement-cache.ts';
 import type { Database, Statement } from 'better-sqlite3';
 import { callIdOf, callTranscriptJobId, type AnsweredBy, type CallTransfer, type CallEscalated, type CallEvent, type CallFailureReason, type CallStatus } from '../domain/call.ts';
 import type { Disposition } from '../domain/shared/disposition.ts';
@@ -311,6 +312,18 @@ function statements(db: Database): Statements {
 export function findCall(db: Database, workspaceId: string, callId: string): CallRecord | undefined {
   const row = statements(db).one.get(workspaceId, callId);
   return row ? recordOf(row) : undefined;
+}
+
+/** The contact names of the workspace's calls among `callIds` (a search page's hits: at most 100). */
+export function contactNamesOf(db: Database, workspaceId: string, callIds: readonly string[]): Map<string, string> {
+  const unique = [...new Set(callIds)];
+  if (unique.length === 0) return new Map();
+  // One statement per page size, prepared by the cache: a page holds 1 to 100 ids.
+  const rows = preparedStatement<string[], { call_id: string; name: string }>(
+    db,
+    `SELECT call_id, name FROM calls WHERE workspace_id = ? AND call_id IN (${unique.map(() => '?').join(',')})`,
+  ).all(workspaceId, ...unique);
+  return new Map(rows.map((row) => [row.call_id, row.name]));
 }
 
 /**

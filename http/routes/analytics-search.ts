@@ -1,3 +1,5 @@
+import type { Database } from 'better-sqlite3';
+import { contactNamesOf } from '../../projections/calls.ts';
 import { SearchBudgetExceededError, type TranscriptSearcher } from '../../infra/search/port.ts';
 import { searchWords } from '../../projections/search-text.ts';
 import { errorResponse } from '../contract/error-responses.ts';
@@ -27,7 +29,7 @@ const searchRoute = defineRoute({
   },
 });
 
-export function analyticsSearchRoutes({ transcriptSearch }: { transcriptSearch: TranscriptSearcher }) {
+export function analyticsSearchRoutes({ transcriptSearch, readDb }: { transcriptSearch: TranscriptSearcher; readDb: Database }) {
   const router = createRouter();
   router.openapi(searchRoute, async (c) => {
     const { workspaceId } = principalOf(c);
@@ -48,7 +50,9 @@ export function analyticsSearchRoutes({ transcriptSearch }: { transcriptSearch: 
         limit: query.limit,
         offset: query.offset,
       });
-      return c.json({ query: query.query, total_matches: total, limit: query.limit, offset: query.offset, results }, 200);
+      const names = contactNamesOf(readDb, workspaceId, results.flatMap((hit) => (hit.call_id ? [hit.call_id] : [])));
+      const named = results.map((hit) => ({ ...hit, contact_name: hit.call_id ? (names.get(hit.call_id) ?? null) : null }));
+      return c.json({ query: query.query, total_matches: total, limit: query.limit, offset: query.offset, results: named }, 200);
     } catch (error) {
       if (error instanceof SearchBudgetExceededError) {
         throw new ApiError('search_budget_exceeded', `The search did not finish within ${error.budgetMs} ms; narrow it with a longer word, from/to or language.`, {

@@ -43,6 +43,7 @@ export const TranscriptSearchResultSchema = MatchedSegmentSchema.extend({
   call_id: z.string().nullable().openapi({ description: 'Null for a standalone transcription job.', example: 'cal_01jd8k3m9q2x7c4v5b6n8p0r2t' }),
   job_id: z.string().openapi({ description: 'The transcription job whose transcript this is.', example: 'job_01jd8k3m9q2x7c4v5b6n8p0r2t' }),
   campaign_id: z.string().nullable(),
+  contact_name: z.string().nullable().openapi({ description: 'Beyond the spec: the called contact\'s name, so that hits of many calls can be told apart; null for a standalone job.', example: 'Asha' }),
   timestamp: Timestamp.openapi({ description: 'The call\'s start (a standalone job: its submission) plus the segment\'s start_time.' }),
   other_segments: z.array(MatchedSegmentSchema).openapi({ description: 'For a phrase: the segments holding its other words, when not this one.' }),
 }).openapi('TranscriptSearchResult');

@@ -357,6 +357,8 @@ dashboard('the calls list filters by disposition; search highlights the words an
   await page.click('button:has-text("Search")');
   await page.waitForSelector('mark');
   assert.match((await page.textContent('mark')) ?? '', /renew/i);
+  // Each hit names the contact called (they all read "Call at 0:05" before).
+  assert.match((await page.textContent('main ol a >> nth=0')) ?? '', /^Call with .+ at \d+:\d\d$/);
   await browsing.look(page, '12-search');
   await page.click('main ol a >> nth=0');
   await page.waitForURL(/\/calls\/cal_.*\?t=\d+/);

@@ -55,6 +55,7 @@ test('English: a partial word, case-insensitive, the spec\'s fields plus job_id 
     call_id: null,
     job_id: englishJob,
     campaign_id: null,
+    contact_name: null,
     timestamp: '2026-03-01T10:00:00.500Z',
     other_segments: [],
   });
@@ -118,6 +119,8 @@ test('a single call\'s transcript is searchable with its call id and the call\'s
   assert.ok(found.body.total_matches >= 1, found.text);
   const result = found.body.results[0];
   assert.equal([result.call_id, result.campaign_id, result.job_id], [placed.body.id, null, call.transcript_job_id]);
+  // Beyond the spec: the contact's name, so that hits of many calls can be told apart.
+  assert.is(result.contact_name, 'Meera');
   assert.match(result.text, '**Meera**');
   assert.is(result.timestamp, new Date(Date.parse(call.started_at) + Math.round(result.start_time * 1000)).toISOString());
 });

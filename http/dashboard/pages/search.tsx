@@ -8,6 +8,7 @@ interface SearchResult {
   call_id: string | null;
   job_id: string;
   campaign_id: string | null;
+  contact_name: string | null;
   speaker: string;
   text: string;
   start_time: number;
@@ -52,7 +53,7 @@ export function searchPages(app: DashboardApp, _deps: PageDeps) {
             <ol class="card results">
               {result.body.results.map((hit) => (
                 <li>
-                  {hit.call_id ? <a href={`/calls/${hit.call_id}?t=${Math.floor(hit.start_time)}`}>Call at {secondsLabel(hit.start_time)}</a> : <span class="muted">Transcription job {hit.job_id}</span>}{' '}
+                  {hit.call_id ? <a href={`/calls/${hit.call_id}?t=${Math.floor(hit.start_time)}`}>{hit.contact_name ? `Call with ${hit.contact_name}` : 'Call'} at {secondsLabel(hit.start_time)}</a> : <span class="muted">Transcription job {hit.job_id}</span>}{' '}
                   <span class="muted small"><Time at={hit.timestamp} zone={viewer.timeZone} /></span>
                   <div><span class="speaker">{hit.speaker}</span> <Highlighted text={hit.text} /></div>
                 </li>

@@ -316,13 +316,12 @@ export function findCall(db: Database, workspaceId: string, callId: string): Cal
 
 /** The contact names of the workspace's calls among `callIds` (a search page's hits: at most 100). */
 export function contactNamesOf(db: Database, workspaceId: string, callIds: readonly string[]): Map<string, string> {
-  const unique = [...new Set(callIds)];
-  if (unique.length === 0) return new Map();
-  // One statement per page size, prepared by the cache: a page holds 1 to 100 ids.
-  const rows = preparedStatement<string[], { call_id: string; name: string }>(
+  if (callIds.length === 0) return new Map();
+  // The ids as one JSON array: one statement whatever the page's size.
+  const rows = preparedStatement<[string, string], { call_id: string; name: string }>(
     db,
-    `SELECT call_id, name FROM calls WHERE workspace_id = ? AND call_id IN (${unique.map(() => '?').join(',')})`,
-  ).all(workspaceId, ...unique);
+    'SELECT call_id, name FROM calls WHERE workspace_id = ? AND call_id IN (SELECT value FROM json_each(?))',
+  ).all(workspaceId, JSON.stringify([...new Set(callIds)]));
   return new Map(rows.map((row) => [row.call_id, row.name]));
 }
 

@@ -5,7 +5,7 @@
  * A schedule time with an offset (`Z`, `+05:30`) is an instant already; one without (`2026-03-02T09:00:00`) is a
  * wall-clock time in the schedule's timezone (the spec: "IANA timezone name applied to start_time and end_time").
  */
-import { isCalendarDate, localTime, zonedTimeToInstant } from '../shared/time-zone.ts';
+import { isCalendarDate, isCalendarDay, localTime, zonedTimeToInstant } from '../shared/time-zone.ts';
 
 export { isValidTimezone, zonedTimeToInstant } from '../shared/time-zone.ts';
 
@@ -23,8 +23,7 @@ const WITHOUT_OFFSET = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.
 export function resolveScheduleTime(value: string, timezone: string): Date | null {
   if (WITH_OFFSET.test(value)) {
     // Date.parse rolls 2027-02-30 over to March 2: a typo in a schedule must not start calling on another day.
-    const [year, month, day] = value.slice(0, 10).split('-').map(Number) as [number, number, number];
-    if (!isCalendarDate(year, month, day)) return null;
+    if (!isCalendarDay(value.slice(0, 10))) return null;
     const instant = new Date(value);
     return Number.isNaN(instant.getTime()) ? null : instant;
   }

@@ -83,6 +83,12 @@ export function isCalendarDate(year: number, month: number, day: number): boolea
   return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }
 
+/** Whether a text is a date `YYYY-MM-DD` naming a real day (isCalendarDate). */
+export function isCalendarDay(text: string): boolean {
+  const match = ISO_DATE.exec(text);
+  return match !== null && isCalendarDate(Number(match[1]), Number(match[2]), Number(match[3]));
+}
+
 /** The zone's calendar date (`YYYY-MM-DD`) at an instant. */
 export function localDateOf(instant: Date, timezone: string): string {
   if (timezone === 'UTC') return instant.toISOString().slice(0, 10);

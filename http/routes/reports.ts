@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { Readable } from 'node:stream';
 import { validateLanguage } from '../../domain/campaign.ts';
 import { reportDecider, reportRunId, reportStream, type ReportFilters, type ReportSchedule, type ReportType } from '../../domain/report.ts';
-import { isCalendarDate } from '../../domain/shared/time-zone.ts';
+import { isCalendarDay } from '../../domain/shared/time-zone.ts';
 import type { BlobStore } from '../../infra/blobs/port.ts';
 import type { ReportLinks } from '../../infra/blobs/report-links.ts';
 import { InvalidScheduleError, nextOccurrence, validateSchedule } from '../../processes/reports/schedule.ts';
@@ -134,8 +134,7 @@ function checkFilterReferences(readDb: ResourcePorts['readDb'], workspaceId: str
 
 function checkPeriod(from: string, to: string): void {
   for (const [field, value] of [['from', from], ['to', to]] as const) {
-    const [year, month, day] = value.split('-').map(Number);
-    if (!isCalendarDate(year!, month!, day!)) throw invalidParameter(field, value, 'an ISO 8601 date such as 2026-03-01');
+    if (!isCalendarDay(value)) throw invalidParameter(field, value, 'an ISO 8601 date such as 2026-03-01');
   }
   if (to < from) throw invalidParameter('to', to, 'a date not before from');
   const days = Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000) + 1;

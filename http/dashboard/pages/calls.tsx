@@ -1,6 +1,6 @@
 import { DISPOSITIONS } from '../../../domain/shared/disposition.ts';
 import { SUPPORTED_LANGUAGES } from '../../../domain/shared/language.ts';
-import { addDays, isCalendarDate, startOfLocalDate } from '../../../domain/shared/time-zone.ts';
+import { addDays, isCalendarDay, startOfLocalDate } from '../../../domain/shared/time-zone.ts';
 import { ApiCallError, unwrap, type ApiResult } from '../api-client.ts';
 import { inPlace, Badge, Empty, ErrorBox, Layout, Pager, Time, ZoneNote } from '../view.tsx';
 import type { DashboardApp, PageDeps } from './deps.ts';
@@ -48,7 +48,6 @@ type ComplianceAnswer =
   | { compliance_score: number; passed_checks: string[]; violations: Violation[]; rule_packs: { id: string; version: string }[]; classifier: string | null; evaluated_at: string; status?: undefined }
   | { status: 'processing' | 'not_applicable' | 'failed'; error?: { code: string; message: string } };
 
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 export const secondsLabel = (seconds: number) => `${Math.floor(seconds / 60)}:${String(Math.floor(seconds % 60)).padStart(2, '0')}`;
 
@@ -101,9 +100,8 @@ export function callPages(app: DashboardApp, _deps: PageDeps) {
     // Dates are the viewer's local days; the API takes instants.
     // A value that is no local day goes to the API as it is, which refuses it (the page shows why) rather than
     // listing every call as if no date had been given.
-    const isDay = (value: string) => DATE.test(value) && isCalendarDate(...(value.split('-').map(Number) as [number, number, number]));
-    const from = query.from ? (isDay(query.from) ? startOfLocalDate(query.from, zone).toISOString() : query.from) : undefined;
-    const to = query.to ? (isDay(query.to) ? new Date(startOfLocalDate(addDays(query.to, 1), zone).getTime() - 1).toISOString() : query.to) : undefined;
+    const from = query.from ? (isCalendarDay(query.from) ? startOfLocalDate(query.from, zone).toISOString() : query.from) : undefined;
+    const to = query.to ? (isCalendarDay(query.to) ? new Date(startOfLocalDate(addDays(query.to, 1), zone).getTime() - 1).toISOString() : query.to) : undefined;
     const [result, agents] = await Promise.all([
       c.get('api').get<{ data: CallListItem[]; total: number; limit: number; offset: number }>('/calls', { ...query, from, to, offset, limit: 25 }),
       c.get('api').get<{ data: Array<{ id: string; name: string }> }>('/agents', { limit: 100 }),
